@@ -1,0 +1,36 @@
+package dev.mcpx.client.model;
+
+/**
+ * The behavioural hints a server declares for a tool. Each hint is {@code null} when the
+ * server did not state it. Hints are only as trustworthy as the server that sent them.
+ *
+ * @param title a human-readable title, or {@code null}
+ * @param readOnlyHint whether the tool does not modify its environment
+ * @param destructiveHint whether the tool may perform destructive updates
+ * @param idempotentHint whether calling the tool again with the same arguments has no
+ * additional effect
+ * @param openWorldHint whether the tool interacts with an open world of external entities
+ */
+public record ToolAnnotations(String title, Boolean readOnlyHint, Boolean destructiveHint, Boolean idempotentHint,
+		Boolean openWorldHint) {
+
+	/** No annotations at all. */
+	public static final ToolAnnotations NONE = new ToolAnnotations(null, null, null, null, null);
+
+	/**
+	 * Whether the server declared the tool read-only.
+	 * @return {@code true} only for an explicit {@code readOnlyHint: true}
+	 */
+	public boolean isReadOnly() {
+		return Boolean.TRUE.equals(this.readOnlyHint);
+	}
+
+	/**
+	 * Whether the server declared the tool idempotent.
+	 * @return {@code true} only for an explicit {@code idempotentHint: true}
+	 */
+	public boolean isIdempotent() {
+		return Boolean.TRUE.equals(this.idempotentHint);
+	}
+
+}
