@@ -1,5 +1,6 @@
 package dev.mcpx.client;
 
+import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,6 +25,16 @@ import dev.mcpx.client.model.Tool;
  * @see McpClients
  */
 public interface McpClient extends AutoCloseable {
+
+	/**
+	 * Starts building a client for one upstream.
+	 * @param name the upstream name, used in logs, events and errors
+	 * @param url the MCP endpoint, http or https
+	 * @return a builder
+	 */
+	static McpClientBuilder builder(String name, URI url) {
+		return new McpClientBuilder(name, url);
+	}
 
 	/**
 	 * The upstream's name, as declared under {@code mcpx.clients.<name>}.

@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * Every configured {@link McpClient}, by upstream name, in declaration order.
  */
-public final class McpClients implements Iterable<McpClient> {
+public final class McpClients implements Iterable<McpClient>, AutoCloseable {
 
 	private final Map<String, McpClient> clients;
 
@@ -53,6 +53,14 @@ public final class McpClients implements Iterable<McpClient> {
 	@Override
 	public Iterator<McpClient> iterator() {
 		return this.clients.values().iterator();
+	}
+
+	/**
+	 * Closes every client, ending their sessions.
+	 */
+	@Override
+	public void close() {
+		this.clients.values().forEach(McpClient::close);
 	}
 
 }

@@ -1,0 +1,19 @@
+package dev.mcpx.autoconfigure;
+
+import dev.mcpx.client.McpClientBuilder;
+
+/**
+ * Customizes the builder of each auto-configured {@code McpClient} after the properties
+ * have been applied. Customizer beans run in {@code @Order}.
+ */
+@FunctionalInterface
+public interface McpClientCustomizer {
+
+	/**
+	 * Customizes the builder of one upstream's client.
+	 * @param name the upstream name
+	 * @param builder the builder, with the properties already applied
+	 */
+	void customize(String name, McpClientBuilder builder);
+
+}

@@ -1,0 +1,80 @@
+package dev.mcpx.autoconfigure;
+
+import java.net.http.HttpClient;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.http.client.HttpRedirects;
+import org.springframework.boot.http.client.JdkClientHttpRequestFactoryBuilder;
+import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.web.client.RestClient;
+
+import dev.mcpx.client.McpClient;
+import dev.mcpx.client.McpClientBuilder;
+import dev.mcpx.client.McpClients;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Auto-configuration of mcpx: one {@link McpClient} bean per upstream declared under
+ * {@code mcpx.clients}, named after it, and an {@link McpClients} bean holding them all.
+ * Clients connect on first use, so the application starts while an upstream is down.
+ */
+@AutoConfiguration(after = RestClientAutoConfiguration.class,
+		afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
+@EnableConfigurationProperties(McpxProperties.class)
+@Import(McpClientBeanRegistrar.class)
+public final class McpxAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpClientConfigurer mcpClientConfigurer(McpxProperties properties,
+			ObjectProvider<McpClientCustomizer> customizers, ObjectProvider<RestClient.Builder> restClientBuilder,
+			ObjectProvider<ClientHttpRequestFactoryBuilder<?>> requestFactoryBuilder,
+			ObjectProvider<HttpClientSettings> httpClientSettings, ObjectProvider<JsonMapper> jsonMapper) {
+		List<McpClientCustomizer> ordered = new ArrayList<>();
+		jsonMapper.ifAvailable((mapper) -> ordered.add((name, builder) -> builder.jsonMapper(mapper)));
+		customizers.orderedStream().forEach(ordered::add);
+		ClientHttpRequestFactoryBuilder<?> factoryBuilder = http11(
+				requestFactoryBuilder.getIfAvailable(ClientHttpRequestFactoryBuilder::detect));
+		HttpClientSettings settings = httpClientSettings.getIfAvailable(HttpClientSettings::defaults);
+		return new McpClientConfigurer(properties, ordered,
+				(connectTimeout) -> restClientBuilder.getIfAvailable(RestClient::builder)
+					.clone()
+					// The client enforces its own request deadlines, so no read timeout; and
+					// never follows redirects, which could carry credentials to another origin.
+					.requestFactory(factoryBuilder.build(settings.withConnectTimeout(connectTimeout)
+						.withReadTimeout(null)
+						.withRedirects(HttpRedirects.DONT_FOLLOW))));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpClients mcpClients(McpClientConfigurer configurer) {
+		List<McpClient> clients = new ArrayList<>();
+		try {
+			configurer.builders().values().stream().map(McpClientBuilder::build).forEach(clients::add);
+		}
+		catch (RuntimeException ex) {
+			clients.forEach(McpClient::close);
+			throw ex;
+		}
+		return new McpClients(clients);
+	}
+
+	/** The JDK client would attempt an h2c upgrade on plain http; MCP servers gain nothing from it. */
+	private static ClientHttpRequestFactoryBuilder<?> http11(ClientHttpRequestFactoryBuilder<?> builder) {
+		if (builder instanceof JdkClientHttpRequestFactoryBuilder jdk) {
+			return jdk.withHttpClientCustomizer((client) -> client.version(HttpClient.Version.HTTP_1_1));
+		}
+		return builder;
+	}
+
+}

@@ -1,0 +1,237 @@
+package dev.mcpx.autoconfigure;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Configuration of mcpx: the upstream MCP servers an application talks to.
+ */
+@ConfigurationProperties("mcpx")
+public class McpxProperties {
+
+	/**
+	 * Upstream MCP servers by name; each becomes an McpClient bean with that name.
+	 */
+	private final Map<String, Client> clients = new LinkedHashMap<>();
+
+	/**
+	 * Settings that apply to every upstream unless the upstream sets its own.
+	 */
+	private final Defaults defaults = new Defaults();
+
+	public Map<String, Client> getClients() {
+		return this.clients;
+	}
+
+	public Defaults getDefaults() {
+		return this.defaults;
+	}
+
+	/**
+	 * The protocol era to speak with an upstream.
+	 */
+	public enum Protocol {
+
+		/**
+		 * Detect the era on first contact.
+		 */
+		AUTO,
+
+		/**
+		 * Speak the legacy era (2025-03-26 to 2025-11-25): initialize handshake and sessions.
+		 */
+		LEGACY,
+
+		/**
+		 * Speak the modern era (2026-07-28): stateless requests.
+		 */
+		MODERN
+
+	}
+
+	/**
+	 * One upstream MCP server. Unset values fall back to mcpx.defaults.
+	 */
+	public static class Client {
+
+		/**
+		 * URL of the upstream's MCP endpoint, http or https.
+		 */
+		private URI url;
+
+		/**
+		 * Protocol era to speak; falls back to mcpx.defaults.protocol.
+		 */
+		private Protocol protocol;
+
+		/**
+		 * HTTP headers sent with every request to this upstream, for example Authorization;
+		 * added to mcpx.defaults.headers, replacing a default of the same name.
+		 */
+		private final Map<String, String> headers = new LinkedHashMap<>();
+
+		/**
+		 * Maximum time one request may take, from sending it to its response; falls back to
+		 * mcpx.defaults.request-timeout.
+		 */
+		private Duration requestTimeout;
+
+		/**
+		 * Maximum time to establish a connection; falls back to
+		 * mcpx.defaults.connect-timeout.
+		 */
+		private Duration connectTimeout;
+
+		/**
+		 * Maximum time of one initialize handshake, including one run by a recovery; falls
+		 * back to mcpx.defaults.handshake-timeout.
+		 */
+		private Duration handshakeTimeout;
+
+		/**
+		 * Largest message accepted from the upstream; falls back to
+		 * mcpx.defaults.max-message-size.
+		 */
+		private DataSize maxMessageSize;
+
+		public URI getUrl() {
+			return this.url;
+		}
+
+		public void setUrl(URI url) {
+			this.url = url;
+		}
+
+		public Protocol getProtocol() {
+			return this.protocol;
+		}
+
+		public void setProtocol(Protocol protocol) {
+			this.protocol = protocol;
+		}
+
+		public Map<String, String> getHeaders() {
+			return this.headers;
+		}
+
+		public Duration getRequestTimeout() {
+			return this.requestTimeout;
+		}
+
+		public void setRequestTimeout(Duration requestTimeout) {
+			this.requestTimeout = requestTimeout;
+		}
+
+		public Duration getConnectTimeout() {
+			return this.connectTimeout;
+		}
+
+		public void setConnectTimeout(Duration connectTimeout) {
+			this.connectTimeout = connectTimeout;
+		}
+
+		public Duration getHandshakeTimeout() {
+			return this.handshakeTimeout;
+		}
+
+		public void setHandshakeTimeout(Duration handshakeTimeout) {
+			this.handshakeTimeout = handshakeTimeout;
+		}
+
+		public DataSize getMaxMessageSize() {
+			return this.maxMessageSize;
+		}
+
+		public void setMaxMessageSize(DataSize maxMessageSize) {
+			this.maxMessageSize = maxMessageSize;
+		}
+
+	}
+
+	/**
+	 * Defaults for every upstream.
+	 */
+	public static class Defaults {
+
+		/**
+		 * Protocol era to speak.
+		 */
+		private Protocol protocol = Protocol.AUTO;
+
+		/**
+		 * HTTP headers sent with every request to every upstream.
+		 */
+		private final Map<String, String> headers = new LinkedHashMap<>();
+
+		/**
+		 * Maximum time one request may take, from sending it to its response.
+		 */
+		private Duration requestTimeout = Duration.ofSeconds(30);
+
+		/**
+		 * Maximum time to establish a connection.
+		 */
+		private Duration connectTimeout = Duration.ofSeconds(5);
+
+		/**
+		 * Maximum time of one initialize handshake, including one run by a recovery.
+		 */
+		private Duration handshakeTimeout = Duration.ofSeconds(10);
+
+		/**
+		 * Largest message accepted from an upstream.
+		 */
+		private DataSize maxMessageSize = DataSize.ofMegabytes(16);
+
+		public Protocol getProtocol() {
+			return this.protocol;
+		}
+
+		public void setProtocol(Protocol protocol) {
+			this.protocol = protocol;
+		}
+
+		public Map<String, String> getHeaders() {
+			return this.headers;
+		}
+
+		public Duration getRequestTimeout() {
+			return this.requestTimeout;
+		}
+
+		public void setRequestTimeout(Duration requestTimeout) {
+			this.requestTimeout = requestTimeout;
+		}
+
+		public Duration getConnectTimeout() {
+			return this.connectTimeout;
+		}
+
+		public void setConnectTimeout(Duration connectTimeout) {
+			this.connectTimeout = connectTimeout;
+		}
+
+		public Duration getHandshakeTimeout() {
+			return this.handshakeTimeout;
+		}
+
+		public void setHandshakeTimeout(Duration handshakeTimeout) {
+			this.handshakeTimeout = handshakeTimeout;
+		}
+
+		public DataSize getMaxMessageSize() {
+			return this.maxMessageSize;
+		}
+
+		public void setMaxMessageSize(DataSize maxMessageSize) {
+			this.maxMessageSize = maxMessageSize;
+		}
+
+	}
+
+}

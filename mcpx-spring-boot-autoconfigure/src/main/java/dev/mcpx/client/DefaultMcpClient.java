@@ -1,0 +1,201 @@
+package dev.mcpx.client;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+import dev.mcpx.client.model.CallToolResult;
+import dev.mcpx.client.model.GetPromptResult;
+import dev.mcpx.client.model.Implementation;
+import dev.mcpx.client.model.Prompt;
+import dev.mcpx.client.model.ReadResourceResult;
+import dev.mcpx.client.model.Resource;
+import dev.mcpx.client.model.ResourceTemplate;
+import dev.mcpx.client.model.Tool;
+import dev.mcpx.client.protocol.JsonRpc;
+import dev.mcpx.client.protocol.McpMethods;
+import dev.mcpx.client.protocol.ResultMapper;
+import dev.mcpx.client.recovery.McpRequest;
+import dev.mcpx.client.recovery.RequestExecutor;
+import dev.mcpx.client.session.LegacySession;
+import dev.mcpx.client.session.SessionState;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The {@link McpClient} behind {@link McpClient#builder(String, java.net.URI)}: turns API
+ * calls into MCP requests, sends each through the one {@link RequestExecutor}, and maps
+ * results to the model.
+ */
+final class DefaultMcpClient implements McpClient {
+
+	private final String name;
+
+	private final JsonRpc jsonRpc;
+
+	private final LegacySession session;
+
+	private final RequestExecutor executor;
+
+	private final Duration requestTimeout;
+
+	private final AutoCloseable resources;
+
+	private volatile boolean closed;
+
+	DefaultMcpClient(String name, JsonRpc jsonRpc, LegacySession session, RequestExecutor executor,
+			Duration requestTimeout, AutoCloseable resources) {
+		this.name = name;
+		this.jsonRpc = jsonRpc;
+		this.session = session;
+		this.executor = executor;
+		this.requestTimeout = requestTimeout;
+		this.resources = resources;
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public List<Tool> listTools() {
+		return listAll(McpMethods.TOOLS_LIST, "tools", ResultMapper::tool);
+	}
+
+	@Override
+	public CallToolResult callTool(String toolName, Map<String, ?> arguments) {
+		requireText(toolName, "tool name");
+		ObjectNode params = this.jsonRpc.object();
+		params.put("name", toolName);
+		params.set("arguments", this.jsonRpc.mapper().valueToTree((arguments != null) ? arguments : Map.of()));
+		return ResultMapper.callToolResult(send(McpMethods.TOOLS_CALL, params, toolName));
+	}
+
+	@Override
+	public List<Prompt> listPrompts() {
+		return listAll(McpMethods.PROMPTS_LIST, "prompts", ResultMapper::prompt);
+	}
+
+	@Override
+	public GetPromptResult getPrompt(String promptName, Map<String, String> arguments) {
+		requireText(promptName, "prompt name");
+		ObjectNode params = this.jsonRpc.object();
+		params.put("name", promptName);
+		ObjectNode args = params.putObject("arguments");
+		if (arguments != null) {
+			arguments.forEach(args::put);
+		}
+		return ResultMapper.getPromptResult(send(McpMethods.PROMPTS_GET, params, null));
+	}
+
+	@Override
+	public List<Resource> listResources() {
+		return listAll(McpMethods.RESOURCES_LIST, "resources", ResultMapper::resource);
+	}
+
+	@Override
+	public List<ResourceTemplate> listResourceTemplates() {
+		return listAll(McpMethods.RESOURCES_TEMPLATES_LIST, "resourceTemplates", ResultMapper::resourceTemplate);
+	}
+
+	@Override
+	public ReadResourceResult readResource(String uri) {
+		requireText(uri, "resource URI");
+		ObjectNode params = this.jsonRpc.object();
+		params.put("uri", uri);
+		return ResultMapper.readResourceResult(send(McpMethods.RESOURCES_READ, params, null));
+	}
+
+	@Override
+	public void ping() {
+		send(McpMethods.PING, null, null);
+	}
+
+	@Override
+	public Optional<ProtocolEra> era() {
+		return Optional.ofNullable(this.session.current()).map((state) -> ProtocolEra.LEGACY);
+	}
+
+	@Override
+	public Optional<String> protocolVersion() {
+		return Optional.ofNullable(this.session.current()).map(SessionState::protocolVersion);
+	}
+
+	@Override
+	public Optional<Implementation> serverInfo() {
+		return Optional.ofNullable(this.session.current()).map(SessionState::serverInfo);
+	}
+
+	@Override
+	public void close() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		try {
+			this.session.close();
+		}
+		finally {
+			try {
+				this.resources.close();
+			}
+			catch (Exception ex) {
+				// Releasing threads cannot fail in a way the caller could act on.
+			}
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "McpClient[" + this.name + "]";
+	}
+
+	/**
+	 * Follows {@code nextCursor} until the listing ends (2025-11-25
+	 * server/utilities/pagination). A cursor the server repeats would loop forever, so it
+	 * ends the listing with an error instead.
+	 */
+	private <T> List<T> listAll(String method, String field, Function<JsonNode, T> mapper) {
+		List<T> items = new ArrayList<>();
+		Set<String> seenCursors = new HashSet<>();
+		String cursor = null;
+		do {
+			ObjectNode params = null;
+			if (cursor != null) {
+				params = this.jsonRpc.object();
+				params.put("cursor", cursor);
+			}
+			JsonNode page = send(method, params, null);
+			for (JsonNode item : page.path(field)) {
+				items.add(mapper.apply(item));
+			}
+			JsonNode next = page.get("nextCursor");
+			cursor = (next != null && next.isString()) ? next.stringValue() : null;
+			if (cursor != null && !seenCursors.add(cursor)) {
+				throw new McpProtocolException(this.name, method + " returned a cursor it had already returned", null);
+			}
+		}
+		while (cursor != null);
+		return List.copyOf(items);
+	}
+
+	private JsonNode send(String method, JsonNode params, String toolName) {
+		if (this.closed) {
+			throw new McpException(this.name, "the client is closed", null);
+		}
+		return this.executor.execute(new McpRequest(method, params, toolName, this.requestTimeout));
+	}
+
+	private static void requireText(String value, String what) {
+		if (value == null || value.isBlank()) {
+			throw new IllegalArgumentException("The " + what + " must not be empty");
+		}
+	}
+
+}

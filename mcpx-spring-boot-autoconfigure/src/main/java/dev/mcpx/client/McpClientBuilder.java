@@ -1,0 +1,261 @@
+package dev.mcpx.client;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.web.client.RestClient;
+
+import dev.mcpx.client.model.Implementation;
+import dev.mcpx.client.protocol.JsonRpc;
+import dev.mcpx.client.recovery.RequestExecutor;
+import dev.mcpx.client.session.BackgroundTasks;
+import dev.mcpx.client.session.JsonRpcExchange;
+import dev.mcpx.client.session.LegacySession;
+import dev.mcpx.client.session.ServerMessageListener;
+import dev.mcpx.client.session.SessionSettings;
+import dev.mcpx.client.transport.HttpTransport;
+import dev.mcpx.client.transport.Watchdog;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Builds an {@link McpClient}. Not thread-safe; build once, share the client.
+ *
+ * <pre>{@code
+ * McpClient weather = McpClient.builder("weather", URI.create("https://weather.example/mcp"))
+ *     .header("Authorization", "Bearer " + token)
+ *     .requestTimeout(Duration.ofSeconds(10))
+ *     .build();
+ * }</pre>
+ */
+public final class McpClientBuilder {
+
+	/** Default bound of one request: long enough for a slow tool, short enough to notice a hung one. */
+	public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
+	/** Default bound of establishing a TCP (and TLS) connection. */
+	public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
+	/** Default bound of one {@code initialize} handshake, independent of any caller's timeout. */
+	public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+
+	/** Default largest message accepted from a server: a bound on memory per request. */
+	public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+	private static final Implementation DEFAULT_CLIENT_INFO = new Implementation("mcpx",
+			Objects.requireNonNullElse(McpClientBuilder.class.getPackage().getImplementationVersion(), "dev"), null);
+
+	private final String name;
+
+	private final URI url;
+
+	private RestClient.Builder restClientBuilder;
+
+	private final Map<String, String> headers = new LinkedHashMap<>();
+
+	private Consumer<HttpHeaders> headersProvider = (headers) -> {
+	};
+
+	private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+
+	private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+
+	private Duration handshakeTimeout = DEFAULT_HANDSHAKE_TIMEOUT;
+
+	private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
+
+	private JsonMapper jsonMapper;
+
+	private Implementation clientInfo = DEFAULT_CLIENT_INFO;
+
+	private ServerMessageListener notificationListener = (upstream, method, params) -> {
+	};
+
+	McpClientBuilder(String name, URI url) {
+		if (name == null || name.isBlank()) {
+			throw new IllegalArgumentException("The upstream name must not be empty");
+		}
+		this.name = name;
+		this.url = validateUrl(name, url);
+	}
+
+	/**
+	 * Uses the given builder for the HTTP client, so an application's HTTP settings
+	 * (request factory, interceptors, observation) apply. The builder is cloned. Without
+	 * one, the client uses the JDK {@link HttpClient} with the connect timeout.
+	 * @param restClientBuilder the builder
+	 * @return this builder
+	 */
+	public McpClientBuilder restClientBuilder(RestClient.Builder restClientBuilder) {
+		this.restClientBuilder = restClientBuilder;
+		return this;
+	}
+
+	/**
+	 * Adds a header sent with every HTTP request to the upstream (for example
+	 * {@code Authorization}). Values are never logged.
+	 * @param name the header name
+	 * @param value the header value
+	 * @return this builder
+	 */
+	public McpClientBuilder header(String name, String value) {
+		this.headers.put(name, value);
+		return this;
+	}
+
+	/**
+	 * Adds headers computed per HTTP request, after the fixed ones: for tokens that
+	 * change.
+	 * @param provider adds or replaces headers
+	 * @return this builder
+	 */
+	public McpClientBuilder headersProvider(Consumer<HttpHeaders> provider) {
+		this.headersProvider = Objects.requireNonNull(provider, "provider");
+		return this;
+	}
+
+	/**
+	 * Sets the bound of one request, from sending it to its response.
+	 * @param timeout a positive duration; default {@link #DEFAULT_REQUEST_TIMEOUT}
+	 * @return this builder
+	 */
+	public McpClientBuilder requestTimeout(Duration timeout) {
+		this.requestTimeout = positive(timeout, "request timeout");
+		return this;
+	}
+
+	/**
+	 * Sets the bound of establishing a connection. Applies only when this builder creates
+	 * the HTTP client (no {@link #restClientBuilder(RestClient.Builder)} given).
+	 * @param timeout a positive duration; default {@link #DEFAULT_CONNECT_TIMEOUT}
+	 * @return this builder
+	 */
+	public McpClientBuilder connectTimeout(Duration timeout) {
+		this.connectTimeout = positive(timeout, "connect timeout");
+		return this;
+	}
+
+	/**
+	 * Sets the bound of one {@code initialize} handshake, which a recovery runs on behalf of
+	 * every waiting caller, so no single caller's deadline applies to it.
+	 * @param timeout a positive duration; default {@link #DEFAULT_HANDSHAKE_TIMEOUT}
+	 * @return this builder
+	 */
+	public McpClientBuilder handshakeTimeout(Duration timeout) {
+		this.handshakeTimeout = positive(timeout, "handshake timeout");
+		return this;
+	}
+
+	/**
+	 * Sets the largest message accepted from the server; a larger one fails the request.
+	 * @param bytes a positive size; default {@link #DEFAULT_MAX_MESSAGE_BYTES}
+	 * @return this builder
+	 */
+	public McpClientBuilder maxMessageBytes(int bytes) {
+		if (bytes <= 0) {
+			throw new IllegalArgumentException("The maximum message size must be positive, was " + bytes);
+		}
+		this.maxMessageBytes = bytes;
+		return this;
+	}
+
+	/**
+	 * Sets the JSON mapper for protocol messages and tool arguments.
+	 * @param jsonMapper the mapper
+	 * @return this builder
+	 */
+	public McpClientBuilder jsonMapper(JsonMapper jsonMapper) {
+		this.jsonMapper = jsonMapper;
+		return this;
+	}
+
+	/**
+	 * Sets how the client introduces itself in {@code initialize}.
+	 * @param clientInfo the name and version
+	 * @return this builder
+	 */
+	public McpClientBuilder clientInfo(Implementation clientInfo) {
+		this.clientInfo = Objects.requireNonNull(clientInfo, "clientInfo");
+		return this;
+	}
+
+	/**
+	 * Receives the notifications the server sends.
+	 * @param listener the listener; called on the thread that read the notification
+	 * @return this builder
+	 */
+	public McpClientBuilder notificationListener(ServerMessageListener listener) {
+		this.notificationListener = Objects.requireNonNull(listener, "listener");
+		return this;
+	}
+
+	/**
+	 * Builds the client. It connects on first use.
+	 * @return the client
+	 */
+	public McpClient build() {
+		JsonRpc jsonRpc = new JsonRpc((this.jsonMapper != null) ? this.jsonMapper : JsonMapper.builder().build());
+		SessionSettings settings = new SessionSettings(this.name, this.clientInfo, this.requestTimeout,
+				this.handshakeTimeout, this.maxMessageBytes);
+		HttpTransport transport = new HttpTransport(restClient(), this.url);
+		Watchdog watchdog = new Watchdog(this.name);
+		BackgroundTasks background = new BackgroundTasks(this.name);
+		JsonRpcExchange exchange = new JsonRpcExchange(settings, transport, jsonRpc, watchdog, background,
+				this.notificationListener);
+		Map<String, String> fixedHeaders = Map.copyOf(this.headers);
+		Consumer<HttpHeaders> provider = this.headersProvider;
+		LegacySession session = new LegacySession(settings, exchange, (h) -> {
+			fixedHeaders.forEach(h::set);
+			provider.accept(h);
+		});
+		RequestExecutor executor = (request) -> session.request(session.open(), request.method(), request.params(),
+				request.timeout());
+		return new DefaultMcpClient(this.name, jsonRpc, session, executor, this.requestTimeout, () -> {
+			watchdog.close();
+			background.close();
+		});
+	}
+
+	private RestClient restClient() {
+		if (this.restClientBuilder != null) {
+			return this.restClientBuilder.clone().build();
+		}
+		// HTTP/1.1: MCP endpoints are plain HTTP servers; an h2c upgrade attempt buys nothing.
+		HttpClient httpClient = HttpClient.newBuilder()
+			.version(HttpClient.Version.HTTP_1_1)
+			.connectTimeout(this.connectTimeout)
+			.followRedirects(HttpClient.Redirect.NEVER)
+			.build();
+		return RestClient.builder().requestFactory(new JdkClientHttpRequestFactory(httpClient)).build();
+	}
+
+	private static URI validateUrl(String name, URI url) {
+		if (url == null) {
+			throw new IllegalArgumentException("The URL of MCP upstream '" + name + "' must be set");
+		}
+		String scheme = (url.getScheme() != null) ? url.getScheme().toLowerCase(Locale.ROOT) : "";
+		if (!scheme.equals("http") && !scheme.equals("https")) {
+			throw new IllegalArgumentException(
+					"The URL of MCP upstream '" + name + "' must use http or https, not '" + scheme + "'");
+		}
+		if (url.getHost() == null) {
+			throw new IllegalArgumentException("The URL of MCP upstream '" + name + "' has no host");
+		}
+		return url;
+	}
+
+	private static Duration positive(Duration value, String what) {
+		if (value == null || value.isZero() || value.isNegative()) {
+			throw new IllegalArgumentException("The " + what + " must be positive, was " + value);
+		}
+		return value;
+	}
+
+}

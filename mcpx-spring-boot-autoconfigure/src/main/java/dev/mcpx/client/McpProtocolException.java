@@ -1,0 +1,19 @@
+package dev.mcpx.client;
+
+/**
+ * The server broke the protocol: a malformed or oversized body, an unexpected content
+ * type, an unsupported protocol revision, a response that does not match the request.
+ */
+public class McpProtocolException extends McpException {
+
+	/**
+	 * Creates an exception for a protocol violation.
+	 * @param upstream the upstream name
+	 * @param message what the server did wrong
+	 * @param cause the underlying failure, or {@code null}
+	 */
+	public McpProtocolException(String upstream, String message, Throwable cause) {
+		super(upstream, message, cause);
+	}
+
+}

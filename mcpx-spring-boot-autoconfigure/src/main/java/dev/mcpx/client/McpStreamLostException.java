@@ -1,0 +1,69 @@
+package dev.mcpx.client;
+
+/**
+ * The response stream of a request ended before its JSON-RPC response arrived (connection
+ * reset, end of stream, truncated body, event stream closed early). The request may have
+ * executed on the server. Its identity is this type, never its message text.
+ */
+public class McpStreamLostException extends McpException {
+
+	private final String method;
+
+	private final String lastEventId;
+
+	private final long retryMillis;
+
+	/**
+	 * Creates an exception for a lost response stream.
+	 * @param upstream the upstream name
+	 * @param method the method of the request whose response was lost
+	 * @param message what happened, and whether the request was re-issued
+	 * @param cause the underlying failure, or {@code null}
+	 */
+	public McpStreamLostException(String upstream, String method, String message, Throwable cause) {
+		this(upstream, method, message, cause, null, -1);
+	}
+
+	/**
+	 * Creates an exception for a lost event stream that may be resumable.
+	 * @param upstream the upstream name
+	 * @param method the method of the request whose response was lost
+	 * @param message what happened, and whether the request was re-issued
+	 * @param cause the underlying failure, or {@code null}
+	 * @param lastEventId the id of the last event received, or {@code null}
+	 * @param retryMillis the reconnection delay the server asked for, or {@code -1}
+	 */
+	public McpStreamLostException(String upstream, String method, String message, Throwable cause,
+			String lastEventId, long retryMillis) {
+		super(upstream, message, cause);
+		this.method = method;
+		this.lastEventId = lastEventId;
+		this.retryMillis = retryMillis;
+	}
+
+	/**
+	 * The id of the last event received on the lost stream, from which a legacy stream may
+	 * be resumed. Never part of the message: servers may embed session state in it.
+	 * @return the event id, or {@code null} when the stream carried none
+	 */
+	public String lastEventId() {
+		return this.lastEventId;
+	}
+
+	/**
+	 * The reconnection delay the server last asked for with {@code retry:}.
+	 * @return the delay in milliseconds, or {@code -1} when the server named none
+	 */
+	public long retryMillis() {
+		return this.retryMillis;
+	}
+
+	/**
+	 * The method of the request whose response was lost.
+	 * @return the method
+	 */
+	public String method() {
+		return this.method;
+	}
+
+}

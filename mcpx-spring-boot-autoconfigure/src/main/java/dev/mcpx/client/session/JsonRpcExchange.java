@@ -1,0 +1,419 @@
+package dev.mcpx.client.session;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.http.HttpHeaders;
+
+import dev.mcpx.client.McpException;
+import dev.mcpx.client.McpHttpStatusException;
+import dev.mcpx.client.McpJsonRpcException;
+import dev.mcpx.client.McpProtocolException;
+import dev.mcpx.client.McpStreamLostException;
+import dev.mcpx.client.McpTimeoutException;
+import dev.mcpx.client.McpTransportException;
+import dev.mcpx.client.protocol.JsonRpc;
+import dev.mcpx.client.protocol.JsonRpcMessage;
+import dev.mcpx.client.protocol.McpMethods;
+import dev.mcpx.client.transport.HttpTransport;
+import dev.mcpx.client.transport.NotSentException;
+import dev.mcpx.client.transport.SseEvent;
+import dev.mcpx.client.transport.SseParser;
+import dev.mcpx.client.transport.StreamBrokenException;
+import dev.mcpx.client.transport.Watchdog;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.UnexpectedEndOfInputException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One JSON-RPC message exchange over Streamable HTTP: POST a request and read its
+ * response, whether it comes as one JSON body or at the end of an event stream, answering
+ * the server's own requests and passing on its notifications on the way (2025-11-25
+ * transports §Sending Messages to the Server, rules 5–6). Exactly one attempt per call;
+ * every failure leaves as a typed {@link McpException}.
+ */
+public final class JsonRpcExchange {
+
+	private static final Log logger = LogFactory.getLog(JsonRpcExchange.class);
+
+	/** Error bodies are read only far enough to find a JSON-RPC error in them. */
+	private static final int MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+	/** Bound of a fire-and-forget message such as a cancellation notice. */
+	private static final Duration NOTICE_TIMEOUT = Duration.ofSeconds(2);
+
+	private final SessionSettings settings;
+
+	private final HttpTransport transport;
+
+	private final JsonRpc jsonRpc;
+
+	private final Watchdog watchdog;
+
+	private final Executor background;
+
+	private final ServerMessageListener listener;
+
+	private final AtomicLong ids = new AtomicLong();
+
+	/**
+	 * Creates the exchange of one client.
+	 * @param settings the client's settings
+	 * @param transport the HTTP transport
+	 * @param jsonRpc the message codec
+	 * @param watchdog enforces request deadlines
+	 * @param background runs cancellation notices
+	 * @param listener receives server notifications
+	 */
+	public JsonRpcExchange(SessionSettings settings, HttpTransport transport, JsonRpc jsonRpc, Watchdog watchdog,
+			Executor background, ServerMessageListener listener) {
+		this.settings = settings;
+		this.transport = transport;
+		this.jsonRpc = jsonRpc;
+		this.watchdog = watchdog;
+		this.background = background;
+		this.listener = listener;
+	}
+
+	/**
+	 * The codec, for building parameters.
+	 * @return the codec
+	 */
+	public JsonRpc jsonRpc() {
+		return this.jsonRpc;
+	}
+
+	/**
+	 * Sends a request and waits for its result. Request ids are unique for the client's
+	 * life, so they never repeat within a session (2025-11-25 basic §Requests).
+	 * @param method the method
+	 * @param params the parameters, or {@code null}
+	 * @param headers adds the session's headers
+	 * @param timeout the bound of this exchange
+	 * @return the response's {@code result}
+	 * @throws McpException on any failure
+	 */
+	public Reply request(String method, JsonNode params, Consumer<HttpHeaders> headers, Duration timeout) {
+		long id = this.ids.incrementAndGet();
+		byte[] body = this.jsonRpc.request(id, method, params);
+		Watchdog.Guard guard = this.watchdog.arm(timeout);
+		try {
+			return this.transport.post(body, headers,
+					(response) -> readResponse(response, id, method, headers, guard));
+		}
+		catch (IOException | RuntimeException ex) {
+			throw failure(method, id, ex, guard, headers);
+		}
+		finally {
+			guard.close();
+		}
+	}
+
+	/**
+	 * Sends a notification and waits for the server to accept it (202).
+	 * @param method the method
+	 * @param params the parameters, or {@code null}
+	 * @param headers adds the session's headers
+	 * @param timeout the bound of this exchange
+	 * @throws McpException on any failure
+	 */
+	public void notify(String method, JsonNode params, Consumer<HttpHeaders> headers, Duration timeout) {
+		post(method, this.jsonRpc.notification(method, params), headers, timeout);
+	}
+
+	/**
+	 * Sends a DELETE, errors ignored.
+	 * @param headers adds the session's headers
+	 * @param timeout the bound of this exchange
+	 * @return the status, or {@code -1} when it failed
+	 */
+	public int delete(Consumer<HttpHeaders> headers, Duration timeout) {
+		try (Watchdog.Guard guard = this.watchdog.arm(timeout)) {
+			return this.transport.delete(headers);
+		}
+		catch (IOException | RuntimeException ex) {
+			return -1;
+		}
+	}
+
+	private void post(String method, byte[] body, Consumer<HttpHeaders> headers, Duration timeout) {
+		Watchdog.Guard guard = this.watchdog.arm(timeout);
+		try {
+			this.transport.post(body, headers, (response) -> {
+				guard.attach(response.closeable());
+				if (response.status() >= 300) {
+					throw statusFailure(response, method);
+				}
+				return null;
+			});
+		}
+		catch (IOException | RuntimeException ex) {
+			throw failure(method, -1, ex, guard, null);
+		}
+		finally {
+			guard.close();
+		}
+	}
+
+	private Reply readResponse(HttpTransport.Response response, long id, String method,
+			Consumer<HttpHeaders> headers, Watchdog.Guard guard) throws IOException {
+		guard.attach(response.closeable());
+		int status = response.status();
+		if (status >= 300) {
+			throw statusFailure(response, method);
+		}
+		if (status == 202 || status == 204) {
+			throw new McpProtocolException(upstream(),
+					method + " was answered with HTTP " + status + " and no response; a request needs one", null);
+		}
+		if (response.isJson()) {
+			return fromJsonBody(response, id, method);
+		}
+		if (response.isEventStream()) {
+			return fromEventStream(response, id, method, headers);
+		}
+		throw new McpProtocolException(upstream(), method + " was answered with content type '" + response.mediaType()
+				+ "'; expected application/json or text/event-stream", null);
+	}
+
+	private Reply fromJsonBody(HttpTransport.Response response, long id, String method) throws IOException {
+		byte[] bytes = readBounded(response.body(), this.settings.maxMessageBytes(), method);
+		if (bytes.length == 0) {
+			throw new StreamBrokenException("the JSON body was empty", null, null, -1);
+		}
+		JsonNode json;
+		try {
+			json = this.jsonRpc.parse(bytes);
+		}
+		catch (UnexpectedEndOfInputException ex) {
+			throw new StreamBrokenException("the JSON body ended before the response was complete", ex, null, -1);
+		}
+		catch (JacksonException ex) {
+			throw new McpProtocolException(upstream(), method + " was answered with malformed JSON", ex);
+		}
+		JsonRpcMessage message = decode(json, method);
+		if (message instanceof JsonRpcMessage.Response reply && matches(reply.id(), id)) {
+			return toReply(reply, method, response);
+		}
+		throw new McpProtocolException(upstream(),
+				method + " was answered with a JSON body that is not the response to request " + id, null);
+	}
+
+	private Reply fromEventStream(HttpTransport.Response response, long id, String method,
+			Consumer<HttpHeaders> headers) throws IOException {
+		SseParser parser = new SseParser(response.body(), this.settings.maxMessageBytes());
+		long retry = -1;
+		while (true) {
+			SseEvent event;
+			try {
+				event = parser.next();
+			}
+			catch (SseParser.EventTooLargeException ex) {
+				throw new McpProtocolException(upstream(), method + "'s event stream: " + ex.getMessage(), null);
+			}
+			catch (IOException ex) {
+				throw new StreamBrokenException("the event stream failed: " + ex.getMessage(), ex,
+						parser.lastEventId(), retry);
+			}
+			if (event == null) {
+				throw new StreamBrokenException("the event stream ended before the response", null,
+						parser.lastEventId(), retry);
+			}
+			if (event.retryMillis() >= 0) {
+				retry = event.retryMillis();
+			}
+			if (!event.hasData()) {
+				continue; // a priming event: only its id matters, for resumption
+			}
+			JsonRpcMessage message = decodeEvent(event, method);
+			if (message instanceof JsonRpcMessage.Response reply) {
+				if (matches(reply.id(), id)) {
+					return toReply(reply, method, response);
+				}
+				logger.debug("[" + upstream() + "] ignored a response to unknown request id on " + method + "'s stream");
+			}
+			else {
+				dispatch(message, headers);
+			}
+		}
+	}
+
+	/**
+	 * Reads a stream resumed with {@code Last-Event-ID} until the response to the given
+	 * request arrives (2025-11-25 transports §Resumability and Redelivery).
+	 * @param response the GET response
+	 * @param id the request id awaited
+	 * @param method the request's method
+	 * @param headers adds the session's headers, for answers to server requests
+	 * @return the result
+	 * @throws IOException if the stream breaks again
+	 */
+	Reply readResumed(HttpTransport.Response response, long id, String method, Consumer<HttpHeaders> headers)
+			throws IOException {
+		return fromEventStream(response, id, method, headers);
+	}
+
+	private JsonRpcMessage decodeEvent(SseEvent event, String method) {
+		JsonNode json;
+		try {
+			json = this.jsonRpc.parse(event.data());
+		}
+		catch (JacksonException ex) {
+			throw new McpProtocolException(upstream(), method + "'s event stream carried malformed JSON", ex);
+		}
+		return decode(json, method);
+	}
+
+	private JsonRpcMessage decode(JsonNode json, String method) {
+		try {
+			return this.jsonRpc.read(json);
+		}
+		catch (JsonRpc.MalformedMessageException ex) {
+			throw new McpProtocolException(upstream(), method + ": " + ex.getMessage(), null);
+		}
+	}
+
+	private void dispatch(JsonRpcMessage message, Consumer<HttpHeaders> headers) {
+		if (message instanceof JsonRpcMessage.Notification notification) {
+			try {
+				this.listener.onNotification(upstream(), notification.method(), notification.params());
+			}
+			catch (RuntimeException ex) {
+				logger.warn("[" + upstream() + "] a notification listener failed on " + notification.method(), ex);
+			}
+		}
+		else if (message instanceof JsonRpcMessage.Request request) {
+			answer(request, headers);
+		}
+	}
+
+	/**
+	 * Answers a request the server sent on a stream: {@code ping} with an empty result,
+	 * anything else with method-not-found, since this client declares no capability that
+	 * invites server requests (2025-11-25 basic/utilities/ping; basic §Responses).
+	 */
+	private void answer(JsonRpcMessage.Request request, Consumer<HttpHeaders> headers) {
+		byte[] answer = McpMethods.PING.equals(request.method())
+				? this.jsonRpc.result(request.id(), this.jsonRpc.object())
+				: this.jsonRpc.error(request.id(), McpJsonRpcException.METHOD_NOT_FOUND,
+						"Method not found: " + request.method());
+		try {
+			post("response to " + request.method(), answer, headers, NOTICE_TIMEOUT);
+		}
+		catch (McpException ex) {
+			logger.debug("[" + upstream() + "] could not answer the server's " + request.method() + ": "
+					+ ex.getMessage());
+		}
+	}
+
+	private Reply toReply(JsonRpcMessage.Response reply, String method, HttpTransport.Response response) {
+		if (reply.error() != null) {
+			throw new McpJsonRpcException(upstream(), method, reply.error().code(), reply.error().message(),
+					reply.error().data());
+		}
+		return new Reply(reply.result(), response.headers());
+	}
+
+	private McpException statusFailure(HttpTransport.Response response, String method) {
+		Integer code = null;
+		String message = null;
+		try {
+			byte[] body = response.body().readNBytes(MAX_ERROR_BODY_BYTES);
+			JsonNode json = (body.length > 0) ? this.jsonRpc.parse(body) : null;
+			JsonNode error = (json != null) ? json.get("error") : null;
+			if (error != null && error.path("code").isIntegralNumber()) {
+				code = error.get("code").intValue();
+				message = error.path("message").asString("");
+			}
+		}
+		catch (IOException | JacksonException ex) {
+			// The status alone is the answer; the body was only a hint.
+		}
+		return new McpHttpStatusException(upstream(), method, response.status(), code, message);
+	}
+
+	private McpException failure(String method, long id, Exception ex, Watchdog.Guard guard,
+			Consumer<HttpHeaders> headers) {
+		if (guard.expired()) {
+			if (id > 0 && headers != null && !McpMethods.INITIALIZE.equals(method)) {
+				sendCancelled(id, guard.timeout(), headers);
+			}
+			return new McpTimeoutException(upstream(), method, guard.timeout());
+		}
+		if (ex instanceof McpException mcp) {
+			return mcp;
+		}
+		if (Thread.currentThread().isInterrupted()) {
+			return new McpTransportException(upstream(), method + " was interrupted", ex);
+		}
+		if (ex instanceof NotSentException) {
+			return new McpTransportException(upstream(), method + " could not reach the upstream: " + ex.getMessage(),
+					ex);
+		}
+		if (ex instanceof StreamBrokenException broken) {
+			return new McpStreamLostException(upstream(), method,
+					method + "'s response was lost: " + broken.getMessage(), ex, broken.lastEventId(),
+					broken.retryMillis());
+		}
+		if (ex instanceof IOException) {
+			return new McpStreamLostException(upstream(), method,
+					method + "'s exchange failed before its response: " + ex.getMessage(), ex);
+		}
+		return new McpException(upstream(), method + " failed: " + ex, ex);
+	}
+
+	/**
+	 * Tells the server to stop working on a request the client gave up on (2025-11-25
+	 * basic/utilities/cancellation), off the caller's thread.
+	 */
+	private void sendCancelled(long id, Duration timeout, Consumer<HttpHeaders> headers) {
+		ObjectNode params = this.jsonRpc.object();
+		params.put("requestId", id);
+		params.put("reason", "timed out after " + timeout.toMillis() + " ms");
+		this.background.execute(() -> {
+			try {
+				notify(McpMethods.CANCELLED, params, headers, NOTICE_TIMEOUT);
+			}
+			catch (McpException ex) {
+				logger.debug("[" + upstream() + "] cancellation notice not delivered: " + ex.getMessage());
+			}
+		});
+	}
+
+	private static boolean matches(JsonNode replyId, long id) {
+		if (replyId.isIntegralNumber()) {
+			return replyId.longValue() == id;
+		}
+		return replyId.isString() && replyId.stringValue().equals(Long.toString(id));
+	}
+
+	private byte[] readBounded(InputStream body, int max, String method) throws IOException {
+		byte[] bytes = body.readNBytes(max + 1);
+		if (bytes.length > max) {
+			throw new McpProtocolException(upstream(),
+					method + "'s response exceeded the limit of " + max + " bytes", null);
+		}
+		return bytes;
+	}
+
+	private String upstream() {
+		return this.settings.upstream();
+	}
+
+	/**
+	 * The result of a request, with the headers of the response that carried it.
+	 *
+	 * @param result the {@code result} member
+	 * @param headers the HTTP response headers
+	 */
+	public record Reply(JsonNode result, HttpHeaders headers) {
+	}
+
+}

@@ -1,0 +1,211 @@
+package dev.mcpx.client.session;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.http.HttpHeaders;
+
+import dev.mcpx.client.McpException;
+import dev.mcpx.client.McpProtocolException;
+import dev.mcpx.client.model.Implementation;
+import dev.mcpx.client.protocol.McpMethods;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A legacy-era (2025-03-26 to 2025-11-25) session with one upstream: the
+ * {@code initialize} handshake, the {@code MCP-Session-Id} and {@code MCP-Protocol-Version}
+ * headers on every later message, and the session's generation.
+ * <p>
+ * The session opens lazily, once, however many threads ask at the same time. Each request
+ * runs on an explicit {@link SessionState}, so a failure can be attributed to the
+ * generation it happened on; {@link #renew(SessionState)} replaces a dead session once for
+ * all callers that saw it die.
+ */
+public final class LegacySession {
+
+	private static final Log logger = LogFactory.getLog(LegacySession.class);
+
+	/** The revision this client offers in {@code initialize}. */
+	public static final String LATEST_VERSION = "2025-11-25";
+
+	/** Every legacy revision this client speaks, newest first. */
+	public static final List<String> SUPPORTED_VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26");
+
+	/** Bound of the DELETE that ends a session on close: shutting down must not hang. */
+	public static final Duration DELETE_TIMEOUT = Duration.ofSeconds(2);
+
+	private static final String SESSION_ID_HEADER = "MCP-Session-Id";
+
+	private static final String PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version";
+
+	private final SessionSettings settings;
+
+	private final JsonRpcExchange exchange;
+
+	private final Consumer<HttpHeaders> baseHeaders;
+
+	private final Object handshakeLock = new Object();
+
+	private volatile SessionState state;
+
+	private volatile boolean closed;
+
+	/**
+	 * Creates a session that opens on first use.
+	 * @param settings the client's settings
+	 * @param exchange performs the exchanges
+	 * @param baseHeaders adds headers every message carries (authorization, custom)
+	 */
+	public LegacySession(SessionSettings settings, JsonRpcExchange exchange, Consumer<HttpHeaders> baseHeaders) {
+		this.settings = settings;
+		this.exchange = exchange;
+		this.baseHeaders = baseHeaders;
+	}
+
+	/**
+	 * The current session, opening one if there is none yet.
+	 * @return the current state
+	 * @throws McpException if the handshake fails
+	 */
+	public SessionState open() {
+		SessionState current = this.state;
+		if (current != null) {
+			return current;
+		}
+		synchronized (this.handshakeLock) {
+			if (this.state == null) {
+				this.state = handshake(1);
+			}
+			return this.state;
+		}
+	}
+
+	/**
+	 * Replaces a session that died, once for every caller that saw it die: the first
+	 * caller for generation <em>g</em> runs a new handshake producing <em>g+1</em>; callers
+	 * arriving later with <em>g</em> (or older) get that new session without a handshake.
+	 * @param dead the state the caller's request failed on
+	 * @return the state to retry on
+	 * @throws McpException if the handshake fails; the next call tries again
+	 */
+	public SessionState renew(SessionState dead) {
+		synchronized (this.handshakeLock) {
+			SessionState current = this.state;
+			if (current != null && current.generation() > dead.generation()) {
+				return current;
+			}
+			SessionState next = handshake(dead.generation() + 1);
+			this.state = next;
+			return next;
+		}
+	}
+
+	/**
+	 * The current state without opening a session.
+	 * @return the state, or {@code null} before the first handshake
+	 */
+	public SessionState current() {
+		return this.state;
+	}
+
+	/**
+	 * Sends a request on the given session and returns its result. One attempt.
+	 * @param on the session to send it on
+	 * @param method the method
+	 * @param params the parameters, or {@code null}
+	 * @param timeout the bound of the exchange
+	 * @return the result
+	 * @throws McpException on any failure
+	 */
+	public JsonNode request(SessionState on, String method, JsonNode params, Duration timeout) {
+		return this.exchange.request(method, params, headers(on), timeout).result();
+	}
+
+	/**
+	 * Ends the session: a DELETE with its id, bounded to {@link #DELETE_TIMEOUT}, errors
+	 * ignored (2025-11-25 transports §Session Management, rule 5).
+	 */
+	public void close() {
+		this.closed = true;
+		SessionState current = this.state;
+		if (current != null && current.hasSessionId()) {
+			int status = this.exchange.delete(headers(current), DELETE_TIMEOUT);
+			logger.debug("[" + this.settings.upstream() + "] ended session " + current.redactedSessionId()
+					+ " (DELETE answered " + status + ")");
+		}
+	}
+
+	/**
+	 * Whether {@link #close()} was called.
+	 * @return {@code true} once closed
+	 */
+	public boolean isClosed() {
+		return this.closed;
+	}
+
+	private SessionState handshake(long generation) {
+		Duration timeout = this.settings.handshakeTimeout();
+		ObjectNode params = this.exchange.jsonRpc().object();
+		params.put("protocolVersion", LATEST_VERSION);
+		params.putObject("capabilities");
+		ObjectNode clientInfo = params.putObject("clientInfo");
+		clientInfo.put("name", this.settings.clientInfo().name());
+		clientInfo.put("version", this.settings.clientInfo().version());
+		// 2025-11-25 transports §Session Management, rule 4: a new session starts without a session id.
+		JsonRpcExchange.Reply reply = this.exchange.request(McpMethods.INITIALIZE, params, this.baseHeaders, timeout);
+		JsonNode result = reply.result();
+		String version = result.path("protocolVersion").asString(null);
+		if (version == null || !SUPPORTED_VERSIONS.contains(version)) {
+			throw new McpProtocolException(this.settings.upstream(), "the server chose protocol version '" + version
+					+ "', which this client does not speak; it speaks " + SUPPORTED_VERSIONS, null);
+		}
+		String sessionId = reply.headers().getFirst(SESSION_ID_HEADER);
+		if (sessionId != null && !isVisibleAscii(sessionId)) {
+			// 2025-11-25 transports §Session Management, rule 1: visible ASCII only; never echo anything else.
+			throw new McpProtocolException(this.settings.upstream(),
+					"the server assigned a session id with characters outside visible ASCII (0x21-0x7E)", null);
+		}
+		SessionState next = new SessionState(generation, sessionId, version, implementation(result.path("serverInfo")),
+				result.path("capabilities"));
+		this.exchange.notify(McpMethods.INITIALIZED, null, headers(next), timeout);
+		logger.debug("[" + this.settings.upstream() + "] opened " + next);
+		return next;
+	}
+
+	/**
+	 * The headers of every message of a session after {@code initialize}: the session id
+	 * (rule 2) and the protocol version (2025-11-25 transports §Protocol Version Header).
+	 */
+	private Consumer<HttpHeaders> headers(SessionState on) {
+		return (headers) -> {
+			this.baseHeaders.accept(headers);
+			if (on.sessionId() != null) {
+				headers.set(SESSION_ID_HEADER, on.sessionId());
+			}
+			headers.set(PROTOCOL_VERSION_HEADER, on.protocolVersion());
+		};
+	}
+
+	static boolean isVisibleAscii(String value) {
+		if (value.isEmpty()) {
+			return false;
+		}
+		for (int i = 0; i < value.length(); i++) {
+			char c = value.charAt(i);
+			if (c < 0x21 || c > 0x7E) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private static Implementation implementation(JsonNode info) {
+		return new Implementation(info.path("name").asString(""), info.path("version").asString(""),
+				info.path("title").asString(null));
+	}
+
+}

@@ -1,0 +1,43 @@
+package dev.mcpx.client.transport;
+
+import java.io.IOException;
+
+/**
+ * A response stream ended before the response it was expected to carry.
+ */
+public final class StreamBrokenException extends IOException {
+
+	private final String lastEventId;
+
+	private final long retryMillis;
+
+	/**
+	 * Creates an exception for a broken stream.
+	 * @param message what ended the stream
+	 * @param cause the I/O failure, or {@code null} for a clean end of stream
+	 * @param lastEventId the id of the last event received, or {@code null}
+	 * @param retryMillis the last {@code retry:} delay received, or {@code -1}
+	 */
+	public StreamBrokenException(String message, Throwable cause, String lastEventId, long retryMillis) {
+		super(message, cause);
+		this.lastEventId = lastEventId;
+		this.retryMillis = retryMillis;
+	}
+
+	/**
+	 * The id of the last event received.
+	 * @return the id, or {@code null}
+	 */
+	public String lastEventId() {
+		return this.lastEventId;
+	}
+
+	/**
+	 * The last reconnection delay received.
+	 * @return milliseconds, or {@code -1}
+	 */
+	public long retryMillis() {
+		return this.retryMillis;
+	}
+
+}
