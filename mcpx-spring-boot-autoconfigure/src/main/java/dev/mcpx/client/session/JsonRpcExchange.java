@@ -147,7 +147,7 @@ public final class JsonRpcExchange {
 		Watchdog.Guard guard = this.watchdog.arm(timeout);
 		try {
 			this.transport.post(body, headers, (response) -> {
-				guard.attach(response.closeable());
+				guard.attach(response.body());
 				if (response.status() >= 300) {
 					throw statusFailure(response, method);
 				}
@@ -164,7 +164,7 @@ public final class JsonRpcExchange {
 
 	private Reply readResponse(HttpTransport.Response response, long id, String method,
 			Consumer<HttpHeaders> headers, Watchdog.Guard guard) throws IOException {
-		guard.attach(response.closeable());
+		guard.attach(response.body());
 		int status = response.status();
 		if (status >= 300) {
 			throw statusFailure(response, method);

@@ -99,7 +99,7 @@ public final class HttpTransport {
 			return spec.exchange((request, response) -> {
 				responded[0] = true;
 				return reader.read(new Response(response.getStatusCode().value(), response.getHeaders(),
-						response.getBody(), response));
+						response.getBody()));
 			}, true);
 		}
 		catch (ResourceAccessException ex) {
@@ -133,10 +133,10 @@ public final class HttpTransport {
 	 *
 	 * @param status the status code
 	 * @param headers the response headers
-	 * @param body the body stream
-	 * @param closeable closes the response, aborting a blocked read
+	 * @param body the body stream; closing it aborts a blocked read (closing the whole
+	 * response instead may first drain the body, which never ends on a stalled stream)
 	 */
-	public record Response(int status, HttpHeaders headers, InputStream body, java.io.Closeable closeable) {
+	public record Response(int status, HttpHeaders headers, InputStream body) {
 
 		/**
 		 * The response's media type without parameters, lower case.

@@ -9,9 +9,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Enforces deadlines on blocking exchanges that run on the caller's thread. When a
- * deadline passes, the watchdog interrupts the waiting thread (which aborts a pending
- * exchange) and closes the response being read (which aborts a body read that an
- * interrupt cannot reach). One timer thread per client, started on demand and gone when
+ * deadline passes, the watchdog interrupts the waiting thread (which aborts an exchange
+ * still waiting for its response headers) and closes the body being read (which aborts a
+ * body read: the JDK client's body stream ignores interrupts). One timer thread per client, started on demand and gone when
  * idle, so an idle or closed client holds no thread.
  */
 public final class Watchdog implements AutoCloseable {
