@@ -1,5 +1,7 @@
 package dev.mcpx.client.model;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
 /**
  * The behavioural hints a server declares for a tool. Each hint is {@code null} when the
  * server did not state it. Hints are only as trustworthy as the server that sent them.
@@ -21,6 +23,7 @@ public record ToolAnnotations(String title, Boolean readOnlyHint, Boolean destru
 	 * Whether the server declared the tool read-only.
 	 * @return {@code true} only for an explicit {@code readOnlyHint: true}
 	 */
+	@JsonIgnore
 	public boolean isReadOnly() {
 		return Boolean.TRUE.equals(this.readOnlyHint);
 	}
@@ -29,6 +32,7 @@ public record ToolAnnotations(String title, Boolean readOnlyHint, Boolean destru
 	 * Whether the server declared the tool idempotent.
 	 * @return {@code true} only for an explicit {@code idempotentHint: true}
 	 */
+	@JsonIgnore
 	public boolean isIdempotent() {
 		return Boolean.TRUE.equals(this.idempotentHint);
 	}

@@ -354,8 +354,7 @@ public final class JsonRpcExchange {
 			return new McpTransportException(upstream(), method + " was interrupted", ex);
 		}
 		if (ex instanceof NotSentException) {
-			return new McpTransportException(upstream(), method + " could not reach the upstream: " + ex.getMessage(),
-					ex);
+			return new McpTransportException(upstream(), method + " could not reach the upstream: " + describe(ex), ex);
 		}
 		if (ex instanceof StreamBrokenException broken) {
 			return new McpStreamLostException(upstream(), method,
@@ -364,7 +363,7 @@ public final class JsonRpcExchange {
 		}
 		if (ex instanceof IOException) {
 			return new McpStreamLostException(upstream(), method,
-					method + "'s exchange failed before its response: " + ex.getMessage(), ex);
+					method + "'s exchange failed before its response: " + describe(ex), ex);
 		}
 		return new McpException(upstream(), method + " failed: " + ex, ex);
 	}
@@ -385,6 +384,20 @@ public final class JsonRpcExchange {
 				logger.debug("[" + upstream() + "] cancellation notice not delivered: " + ex.getMessage());
 			}
 		});
+	}
+
+	/** The innermost message of an I/O failure: the JDK often leaves the outer one empty. */
+	private static String describe(Throwable failure) {
+		String description = failure.getClass().getSimpleName();
+		for (Throwable t = failure; t != null; t = t.getCause()) {
+			if (t.getMessage() != null && !t.getMessage().isBlank()) {
+				description = t.getMessage();
+			}
+			else if (t.getCause() == null) {
+				description = t.getClass().getSimpleName();
+			}
+		}
+		return description;
 	}
 
 	private static boolean matches(JsonNode replyId, long id) {
