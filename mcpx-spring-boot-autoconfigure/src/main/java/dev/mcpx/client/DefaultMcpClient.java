@@ -22,6 +22,7 @@ import dev.mcpx.client.protocol.McpMethods;
 import dev.mcpx.client.protocol.ResultMapper;
 import dev.mcpx.client.recovery.McpRequest;
 import dev.mcpx.client.recovery.RequestExecutor;
+import dev.mcpx.client.recovery.ToolAnnotationsRegistry;
 import dev.mcpx.client.session.LegacySession;
 import dev.mcpx.client.session.SessionState;
 import tools.jackson.databind.JsonNode;
@@ -42,19 +43,32 @@ final class DefaultMcpClient implements McpClient {
 
 	private final RequestExecutor executor;
 
+	private final ToolAnnotationsRegistry annotations;
+
 	private final Duration requestTimeout;
 
-	private final AutoCloseable resources;
+	private volatile AutoCloseable resources = () -> {
+	};
 
 	private volatile boolean closed;
 
 	DefaultMcpClient(String name, JsonRpc jsonRpc, LegacySession session, RequestExecutor executor,
-			Duration requestTimeout, AutoCloseable resources) {
+			ToolAnnotationsRegistry annotations, Duration requestTimeout) {
 		this.name = name;
 		this.jsonRpc = jsonRpc;
 		this.session = session;
 		this.executor = executor;
+		this.annotations = annotations;
 		this.requestTimeout = requestTimeout;
+		// The replay gate's evidence: when a tool's annotations are unknown, list tools.
+		annotations.listWith(this::listTools);
+	}
+
+	/**
+	 * Sets what to release after the session is closed.
+	 * @param resources releases the client's threads
+	 */
+	void onClose(AutoCloseable resources) {
 		this.resources = resources;
 	}
 
@@ -65,7 +79,9 @@ final class DefaultMcpClient implements McpClient {
 
 	@Override
 	public List<Tool> listTools() {
-		return listAll(McpMethods.TOOLS_LIST, "tools", ResultMapper::tool);
+		List<Tool> tools = listAll(McpMethods.TOOLS_LIST, "tools", ResultMapper::tool);
+		this.annotations.remember(tools);
+		return tools;
 	}
 
 	@Override
@@ -159,9 +175,23 @@ final class DefaultMcpClient implements McpClient {
 	/**
 	 * Follows {@code nextCursor} until the listing ends (2025-11-25
 	 * server/utilities/pagination). A cursor the server repeats would loop forever, so it
-	 * ends the listing with an error instead.
+	 * ends the listing with an error instead. A cursor belongs to its session: when the
+	 * session expires mid-listing, the listing restarts once from its first page in the new
+	 * session (DESIGN §2.1).
 	 */
 	private <T> List<T> listAll(String method, String field, Function<JsonNode, T> mapper) {
+		try {
+			return listPages(method, field, mapper);
+		}
+		catch (McpSessionExpiredException ex) {
+			if (!ex.isMidListing()) {
+				throw ex;
+			}
+			return listPages(method, field, mapper);
+		}
+	}
+
+	private <T> List<T> listPages(String method, String field, Function<JsonNode, T> mapper) {
 		List<T> items = new ArrayList<>();
 		Set<String> seenCursors = new HashSet<>();
 		String cursor = null;
@@ -171,7 +201,16 @@ final class DefaultMcpClient implements McpClient {
 				params = this.jsonRpc.object();
 				params.put("cursor", cursor);
 			}
-			JsonNode page = send(method, params, null);
+			JsonNode page;
+			try {
+				page = send(method, params, null);
+			}
+			catch (McpSessionExpiredException ex) {
+				if (cursor != null) {
+					ex.markMidListing();
+				}
+				throw ex;
+			}
 			for (JsonNode item : page.path(field)) {
 				items.add(mapper.apply(item));
 			}

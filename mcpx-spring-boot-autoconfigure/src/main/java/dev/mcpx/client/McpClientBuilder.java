@@ -3,7 +3,9 @@ package dev.mcpx.client;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -13,9 +15,16 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
+import dev.mcpx.client.event.McpEventListener;
+import dev.mcpx.client.event.McpEvents;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.protocol.JsonRpc;
-import dev.mcpx.client.recovery.RequestExecutor;
+import dev.mcpx.client.recovery.DefaultReplayGate;
+import dev.mcpx.client.recovery.Keepalive;
+import dev.mcpx.client.recovery.RecoveringExecutor;
+import dev.mcpx.client.recovery.RecoveryPolicy;
+import dev.mcpx.client.recovery.ReplayGate;
+import dev.mcpx.client.recovery.ToolAnnotationsRegistry;
 import dev.mcpx.client.session.BackgroundTasks;
 import dev.mcpx.client.session.JsonRpcExchange;
 import dev.mcpx.client.session.LegacySession;
@@ -77,6 +86,16 @@ public final class McpClientBuilder {
 
 	private ServerMessageListener notificationListener = (upstream, method, params) -> {
 	};
+
+	private RecoveryPolicy recoveryPolicy = RecoveryPolicy.defaults();
+
+	private ReplayGate replayGate;
+
+	private final List<McpEventListener> eventListeners = new ArrayList<>();
+
+	private McpCredentials credentials;
+
+	private Duration keepaliveInterval;
 
 	McpClientBuilder(String name, URI url) {
 		if (name == null || name.isBlank()) {
@@ -197,6 +216,57 @@ public final class McpClientBuilder {
 	}
 
 	/**
+	 * Sets how the client recovers.
+	 * @param policy the policy; default {@link RecoveryPolicy#defaults()}
+	 * @return this builder
+	 */
+	public McpClientBuilder recoveryPolicy(RecoveryPolicy policy) {
+		this.recoveryPolicy = Objects.requireNonNull(policy, "policy");
+		return this;
+	}
+
+	/**
+	 * Replaces the replay gate, which decides whether a request may be sent a second time.
+	 * @param gate the gate; by default a {@link DefaultReplayGate} of the recovery policy
+	 * @return this builder
+	 */
+	public McpClientBuilder replayGate(ReplayGate gate) {
+		this.replayGate = gate;
+		return this;
+	}
+
+	/**
+	 * Adds a listener of the client's recovery events.
+	 * @param listener the listener
+	 * @return this builder
+	 */
+	public McpClientBuilder eventListener(McpEventListener listener) {
+		this.eventListeners.add(Objects.requireNonNull(listener, "listener"));
+		return this;
+	}
+
+	/**
+	 * Supplies credentials per request, refreshed once when the upstream answers 401.
+	 * @param credentials the credentials
+	 * @return this builder
+	 */
+	public McpClientBuilder credentials(McpCredentials credentials) {
+		this.credentials = credentials;
+		return this;
+	}
+
+	/**
+	 * Pings an open session at this interval, so that an expiry is found and recovered
+	 * before a caller meets it. Off by default.
+	 * @param interval a positive interval, or {@code null} for none
+	 * @return this builder
+	 */
+	public McpClientBuilder keepaliveInterval(Duration interval) {
+		this.keepaliveInterval = (interval != null) ? positive(interval, "keepalive interval") : null;
+		return this;
+	}
+
+	/**
 	 * Builds the client. It connects on first use.
 	 * @return the client
 	 */
@@ -211,16 +281,30 @@ public final class McpClientBuilder {
 				this.notificationListener);
 		Map<String, String> fixedHeaders = Map.copyOf(this.headers);
 		Consumer<HttpHeaders> provider = this.headersProvider;
+		McpCredentials creds = this.credentials;
 		LegacySession session = new LegacySession(settings, exchange, (h) -> {
 			fixedHeaders.forEach(h::set);
 			provider.accept(h);
-		});
-		RequestExecutor executor = (request) -> session.request(session.open(), request.method(), request.params(),
-				request.timeout());
-		return new DefaultMcpClient(this.name, jsonRpc, session, executor, this.requestTimeout, () -> {
+			if (creds != null) {
+				creds.apply(h);
+			}
+		}, this.recoveryPolicy.brokenStream() ? this.recoveryPolicy.resumptionAttempts() : 0);
+		ToolAnnotationsRegistry annotations = new ToolAnnotationsRegistry();
+		ReplayGate gate = (this.replayGate != null) ? this.replayGate : new DefaultReplayGate(this.recoveryPolicy);
+		RecoveringExecutor executor = new RecoveringExecutor(this.name, session, this.recoveryPolicy, gate,
+				annotations, new McpEvents(this.eventListeners), creds);
+		DefaultMcpClient client = new DefaultMcpClient(this.name, jsonRpc, session, executor, annotations,
+				this.requestTimeout);
+		Keepalive keepalive = (this.keepaliveInterval != null)
+				? new Keepalive(this.name, this.keepaliveInterval, () -> session.current() != null, client::ping) : null;
+		client.onClose(() -> {
+			if (keepalive != null) {
+				keepalive.close();
+			}
 			watchdog.close();
 			background.close();
 		});
+		return client;
 	}
 
 	private RestClient restClient() {

@@ -23,9 +23,23 @@ public class McpHttpStatusException extends McpException {
 	 */
 	public McpHttpStatusException(String upstream, String method, int status, Integer jsonRpcCode,
 			String jsonRpcMessage) {
+		this(upstream, method, status, jsonRpcCode, jsonRpcMessage, null);
+	}
+
+	/**
+	 * Creates an exception for an unexpected HTTP status with a cause.
+	 * @param upstream the upstream name
+	 * @param method the method of the failed request
+	 * @param status the HTTP status code
+	 * @param jsonRpcCode the JSON-RPC error code found in the body, or {@code null}
+	 * @param jsonRpcMessage the JSON-RPC error message found in the body, or {@code null}
+	 * @param cause an earlier failure, or {@code null}
+	 */
+	protected McpHttpStatusException(String upstream, String method, int status, Integer jsonRpcCode,
+			String jsonRpcMessage, Throwable cause) {
 		super(upstream, method + " failed with HTTP " + status
 				+ ((jsonRpcCode != null) ? " (JSON-RPC error " + jsonRpcCode + ": " + jsonRpcMessage + ")" : ""),
-				null);
+				cause);
 		this.status = status;
 		this.jsonRpcCode = jsonRpcCode;
 		this.jsonRpcMessage = jsonRpcMessage;

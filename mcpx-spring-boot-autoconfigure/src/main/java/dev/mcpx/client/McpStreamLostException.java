@@ -13,6 +13,8 @@ public class McpStreamLostException extends McpException {
 
 	private final long retryMillis;
 
+	private final boolean sessionGone;
+
 	/**
 	 * Creates an exception for a lost response stream.
 	 * @param upstream the upstream name
@@ -21,7 +23,7 @@ public class McpStreamLostException extends McpException {
 	 * @param cause the underlying failure, or {@code null}
 	 */
 	public McpStreamLostException(String upstream, String method, String message, Throwable cause) {
-		this(upstream, method, message, cause, null, -1);
+		this(upstream, method, message, cause, null, -1, false);
 	}
 
 	/**
@@ -32,13 +34,24 @@ public class McpStreamLostException extends McpException {
 	 * @param cause the underlying failure, or {@code null}
 	 * @param lastEventId the id of the last event received, or {@code null}
 	 * @param retryMillis the reconnection delay the server asked for, or {@code -1}
+	 * @param sessionGone whether resuming the stream showed its session gone
 	 */
 	public McpStreamLostException(String upstream, String method, String message, Throwable cause,
-			String lastEventId, long retryMillis) {
+			String lastEventId, long retryMillis, boolean sessionGone) {
 		super(upstream, message, cause);
 		this.method = method;
 		this.lastEventId = lastEventId;
 		this.retryMillis = retryMillis;
+		this.sessionGone = sessionGone;
+	}
+
+	/**
+	 * Whether an attempt to resume the stream was answered 404: the session is gone, so the
+	 * request can only be answered in a new session.
+	 * @return {@code true} when the session is gone
+	 */
+	public boolean sessionGone() {
+		return this.sessionGone;
 	}
 
 	/**

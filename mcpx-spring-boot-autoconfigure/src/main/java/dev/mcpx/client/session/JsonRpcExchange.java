@@ -2,6 +2,7 @@ package dev.mcpx.client.session;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
@@ -45,6 +46,17 @@ public final class JsonRpcExchange {
 
 	/** Error bodies are read only far enough to find a JSON-RPC error in them. */
 	private static final int MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+	/** Resumption attempts of one broken stream: enough to ride out a server's polling, bounded. */
+	public static final int DEFAULT_RESUMPTION_ATTEMPTS = 3;
+
+	/** The wait before resuming when the server named no {@code retry:}. */
+	private static final long DEFAULT_RESUMPTION_DELAY_MILLIS = 100;
+
+	private static final String LAST_EVENT_ID_HEADER = "Last-Event-ID";
+
+	/** How long a POST event stream may take to end after its response before it is cut. */
+	private static final Duration STREAM_END_GRACE = Duration.ofMillis(250);
 
 	/** Bound of a fire-and-forget message such as a cancellation notice. */
 	private static final Duration NOTICE_TIMEOUT = Duration.ofSeconds(2);
@@ -96,17 +108,25 @@ public final class JsonRpcExchange {
 	 * @param method the method
 	 * @param params the parameters, or {@code null}
 	 * @param headers adds the session's headers
-	 * @param timeout the bound of this exchange
+	 * @param timeout the bound of this exchange, resumption included
+	 * @param resumptionAttempts how often a broken event stream is resumed with
+	 * {@code Last-Event-ID} before the response counts as lost; 0 for never
 	 * @return the response's {@code result}
 	 * @throws McpException on any failure
 	 */
-	public Reply request(String method, JsonNode params, Consumer<HttpHeaders> headers, Duration timeout) {
+	public Reply request(String method, JsonNode params, Consumer<HttpHeaders> headers, Duration timeout,
+			int resumptionAttempts) {
 		long id = this.ids.incrementAndGet();
 		byte[] body = this.jsonRpc.request(id, method, params);
 		Watchdog.Guard guard = this.watchdog.arm(timeout);
 		try {
-			return this.transport.post(body, headers,
-					(response) -> readResponse(response, id, method, headers, guard));
+			try {
+				return this.transport.post(body, headers,
+						(response) -> readResponse(response, id, method, headers, guard));
+			}
+			catch (StreamBrokenException broken) {
+				return resume(broken, id, method, headers, guard, resumptionAttempts);
+			}
 		}
 		catch (IOException | RuntimeException ex) {
 			throw failure(method, id, ex, guard, headers);
@@ -177,7 +197,7 @@ public final class JsonRpcExchange {
 			return fromJsonBody(response, id, method);
 		}
 		if (response.isEventStream()) {
-			return fromEventStream(response, id, method, headers);
+			return fromEventStream(response, id, method, headers, true);
 		}
 		throw new McpProtocolException(upstream(), method + " was answered with content type '" + response.mediaType()
 				+ "'; expected application/json or text/event-stream", null);
@@ -207,7 +227,7 @@ public final class JsonRpcExchange {
 	}
 
 	private Reply fromEventStream(HttpTransport.Response response, long id, String method,
-			Consumer<HttpHeaders> headers) throws IOException {
+			Consumer<HttpHeaders> headers, boolean expectEnd) throws IOException {
 		SseParser parser = new SseParser(response.body(), this.settings.maxMessageBytes());
 		long retry = -1;
 		while (true) {
@@ -235,7 +255,9 @@ public final class JsonRpcExchange {
 			JsonRpcMessage message = decodeEvent(event, method);
 			if (message instanceof JsonRpcMessage.Response reply) {
 				if (matches(reply.id(), id)) {
-					return toReply(reply, method, response);
+					Reply result = toReply(reply, method, response);
+					finish(response.body(), expectEnd);
+					return result;
 				}
 				logger.debug("[" + upstream() + "] ignored a response to unknown request id on " + method + "'s stream");
 			}
@@ -246,18 +268,87 @@ public final class JsonRpcExchange {
 	}
 
 	/**
-	 * Reads a stream resumed with {@code Last-Event-ID} until the response to the given
-	 * request arrives (2025-11-25 transports §Resumability and Redelivery).
-	 * @param response the GET response
-	 * @param id the request id awaited
-	 * @param method the request's method
-	 * @param headers adds the session's headers, for answers to server requests
-	 * @return the result
-	 * @throws IOException if the stream breaks again
+	 * Resumes a broken event stream with GET and {@code Last-Event-ID}, after waiting what
+	 * the server's {@code retry:} asked, until the response arrives, the attempts run out,
+	 * or resumption proves impossible (2025-11-25 transports §Resumability and Redelivery;
+	 * §Sending Messages rule 6: the client MUST respect {@code retry}).
 	 */
-	Reply readResumed(HttpTransport.Response response, long id, String method, Consumer<HttpHeaders> headers)
-			throws IOException {
-		return fromEventStream(response, id, method, headers);
+	private Reply resume(StreamBrokenException broken, long id, String method, Consumer<HttpHeaders> headers,
+			Watchdog.Guard guard, int attempts) throws IOException {
+		StreamBrokenException last = broken;
+		for (int attempt = 1; attempt <= attempts && last.lastEventId() != null && !guard.expired(); attempt++) {
+			pause((last.retryMillis() >= 0) ? last.retryMillis() : DEFAULT_RESUMPTION_DELAY_MILLIS);
+			String eventId = last.lastEventId();
+			long retry = last.retryMillis();
+			try {
+				return this.transport.get((h) -> {
+					headers.accept(h);
+					h.set(LAST_EVENT_ID_HEADER, eventId);
+				}, (response) -> readResumed(response, id, method, headers, guard, eventId, retry));
+			}
+			catch (StreamBrokenException again) {
+				if (again.sessionGone()) {
+					throw again;
+				}
+				last = (again.lastEventId() != null) ? again
+						: new StreamBrokenException(again.getMessage(), again, eventId, retry);
+			}
+		}
+		throw last;
+	}
+
+	private Reply readResumed(HttpTransport.Response response, long id, String method, Consumer<HttpHeaders> headers,
+			Watchdog.Guard guard, String eventId, long retry) throws IOException {
+		guard.attach(response.body());
+		if (response.status() == 404) {
+			throw new StreamBrokenException("resuming the stream was answered 404: the session is gone", null,
+					eventId, retry, true);
+		}
+		if (response.status() >= 300 || !response.isEventStream()) {
+			throw new StreamBrokenException("the server cannot resume the stream (HTTP " + response.status() + ")",
+					null, null, retry);
+		}
+		// A resumed stream is a GET stream: servers may keep it open after the response.
+		return fromEventStream(response, id, method, headers, false);
+	}
+
+	private static void pause(long millis) throws InterruptedIOException {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new InterruptedIOException("interrupted while waiting to resume");
+		}
+	}
+
+	/**
+	 * Ends an event stream whose response has arrived. A POST stream should end right after
+	 * its response (2025-11-25 transports §Sending Messages, rule 6), so it is read to its
+	 * end for a short grace period, which lets the connection be reused; a stream that
+	 * does not end, or a GET stream, is closed, never drained, since draining an endless
+	 * stream would hang.
+	 */
+	private void finish(InputStream body, boolean expectEnd) {
+		if (expectEnd) {
+			try (Watchdog.Guard grace = this.watchdog.arm(STREAM_END_GRACE)) {
+				grace.attach(body);
+				byte[] discard = new byte[1024];
+				while (body.read(discard) >= 0) {
+					// What follows the response is not awaited by anyone.
+				}
+				return;
+			}
+			catch (IOException ex) {
+				// The grace period ran out or the stream broke: closing below is all that is left.
+			}
+		}
+		try {
+			body.close();
+		}
+		catch (IOException ex) {
+			// Closing only releases the connection.
+		}
 	}
 
 	private JsonRpcMessage decodeEvent(SseEvent event, String method) {
@@ -359,7 +450,7 @@ public final class JsonRpcExchange {
 		if (ex instanceof StreamBrokenException broken) {
 			return new McpStreamLostException(upstream(), method,
 					method + "'s response was lost: " + broken.getMessage(), ex, broken.lastEventId(),
-					broken.retryMillis());
+					broken.retryMillis(), broken.sessionGone());
 		}
 		if (ex instanceof IOException) {
 			return new McpStreamLostException(upstream(), method,

@@ -48,9 +48,22 @@ public final class LegacySession {
 
 	private final Consumer<HttpHeaders> baseHeaders;
 
+	private final int resumptionAttempts;
+
 	private final Object handshakeLock = new Object();
 
 	private volatile SessionState state;
+
+	/** Guarded by {@code handshakeLock}: the generation of the next session opened. */
+	private long nextGeneration = 1;
+
+	/** Renewal handshakes started; written under {@code handshakeLock}. */
+	private volatile long renewalFlights;
+
+	/** Guarded by {@code handshakeLock}: the failure of the last renewal, until one succeeds. */
+	private McpException failedRenewal;
+
+	private long failedRenewalGeneration;
 
 	private volatile boolean closed;
 
@@ -61,9 +74,23 @@ public final class LegacySession {
 	 * @param baseHeaders adds headers every message carries (authorization, custom)
 	 */
 	public LegacySession(SessionSettings settings, JsonRpcExchange exchange, Consumer<HttpHeaders> baseHeaders) {
+		this(settings, exchange, baseHeaders, JsonRpcExchange.DEFAULT_RESUMPTION_ATTEMPTS);
+	}
+
+	/**
+	 * Creates a session that opens on first use.
+	 * @param settings the client's settings
+	 * @param exchange performs the exchanges
+	 * @param baseHeaders adds headers every message carries (authorization, custom)
+	 * @param resumptionAttempts how often a broken event stream is resumed with
+	 * {@code Last-Event-ID}; 0 for never
+	 */
+	public LegacySession(SessionSettings settings, JsonRpcExchange exchange, Consumer<HttpHeaders> baseHeaders,
+			int resumptionAttempts) {
 		this.settings = settings;
 		this.exchange = exchange;
 		this.baseHeaders = baseHeaders;
+		this.resumptionAttempts = resumptionAttempts;
 	}
 
 	/**
@@ -78,7 +105,7 @@ public final class LegacySession {
 		}
 		synchronized (this.handshakeLock) {
 			if (this.state == null) {
-				this.state = handshake(1);
+				this.state = handshake(this.nextGeneration);
 			}
 			return this.state;
 		}
@@ -88,19 +115,62 @@ public final class LegacySession {
 	 * Replaces a session that died, once for every caller that saw it die: the first
 	 * caller for generation <em>g</em> runs a new handshake producing <em>g+1</em>; callers
 	 * arriving later with <em>g</em> (or older) get that new session without a handshake.
+	 * Only the caller that ran the handshake hears of it through the listener, so an
+	 * expiry is reported once however many callers saw it.
 	 * @param dead the state the caller's request failed on
+	 * @param listener told of the expiry and its outcome, by the caller that handles it
 	 * @return the state to retry on
 	 * @throws McpException if the handshake fails; the next call tries again
 	 */
-	public SessionState renew(SessionState dead) {
+	public SessionState renew(SessionState dead, RenewalListener listener) {
+		long flightsBefore = this.renewalFlights;
 		synchronized (this.handshakeLock) {
 			SessionState current = this.state;
 			if (current != null && current.generation() > dead.generation()) {
 				return current;
 			}
-			SessionState next = handshake(dead.generation() + 1);
+			if (current == null && this.nextGeneration > dead.generation()) {
+				// Invalidated since: open afresh.
+				this.state = handshake(this.nextGeneration);
+				return this.state;
+			}
+			if (this.renewalFlights != flightsBefore && this.failedRenewal != null
+					&& this.failedRenewalGeneration == dead.generation()) {
+				// This caller waited on a renewal that failed: share its outcome rather than
+				// queue one more handshake against a server that just refused one.
+				throw this.failedRenewal;
+			}
+			this.renewalFlights++;
+			listener.expired(dead);
+			long started = System.nanoTime();
+			SessionState next;
+			try {
+				next = handshake(dead.generation() + 1);
+			}
+			catch (McpException ex) {
+				// The dead session stays current: the next caller to fail on it tries again.
+				this.failedRenewal = ex;
+				this.failedRenewalGeneration = dead.generation();
+				listener.failed(dead, ex);
+				throw ex;
+			}
+			this.failedRenewal = null;
 			this.state = next;
+			listener.renewed(dead, next, Duration.ofNanos(System.nanoTime() - started));
 			return next;
+		}
+	}
+
+	/**
+	 * Forgets a dead session without opening a new one: the next use opens one.
+	 * @param dead the state found dead
+	 */
+	public void invalidate(SessionState dead) {
+		synchronized (this.handshakeLock) {
+			if (this.state != null && this.state.generation() == dead.generation()) {
+				this.state = null;
+				this.nextGeneration = dead.generation() + 1;
+			}
 		}
 	}
 
@@ -122,7 +192,19 @@ public final class LegacySession {
 	 * @throws McpException on any failure
 	 */
 	public JsonNode request(SessionState on, String method, JsonNode params, Duration timeout) {
-		return this.exchange.request(method, params, headers(on), timeout).result();
+		return this.exchange.request(method, params, headers(on), timeout, this.resumptionAttempts).result();
+	}
+
+	/**
+	 * Sends a notification on the given session.
+	 * @param on the session to send it on
+	 * @param method the method
+	 * @param params the parameters, or {@code null}
+	 * @param timeout the bound of the exchange
+	 * @throws McpException on any failure
+	 */
+	public void notify(SessionState on, String method, JsonNode params, Duration timeout) {
+		this.exchange.notify(method, params, headers(on), timeout);
 	}
 
 	/**
@@ -156,7 +238,7 @@ public final class LegacySession {
 		clientInfo.put("name", this.settings.clientInfo().name());
 		clientInfo.put("version", this.settings.clientInfo().version());
 		// 2025-11-25 transports §Session Management, rule 4: a new session starts without a session id.
-		JsonRpcExchange.Reply reply = this.exchange.request(McpMethods.INITIALIZE, params, this.baseHeaders, timeout);
+		JsonRpcExchange.Reply reply = this.exchange.request(McpMethods.INITIALIZE, params, this.baseHeaders, timeout, 0);
 		JsonNode result = reply.result();
 		String version = result.path("protocolVersion").asString(null);
 		if (version == null || !SUPPORTED_VERSIONS.contains(version)) {

@@ -11,6 +11,8 @@ public final class StreamBrokenException extends IOException {
 
 	private final long retryMillis;
 
+	private final boolean sessionGone;
+
 	/**
 	 * Creates an exception for a broken stream.
 	 * @param message what ended the stream
@@ -19,9 +21,31 @@ public final class StreamBrokenException extends IOException {
 	 * @param retryMillis the last {@code retry:} delay received, or {@code -1}
 	 */
 	public StreamBrokenException(String message, Throwable cause, String lastEventId, long retryMillis) {
+		this(message, cause, lastEventId, retryMillis, false);
+	}
+
+	/**
+	 * Creates an exception for a broken stream whose resumption showed the session gone.
+	 * @param message what ended the stream
+	 * @param cause the I/O failure, or {@code null} for a clean end of stream
+	 * @param lastEventId the id of the last event received, or {@code null}
+	 * @param retryMillis the last {@code retry:} delay received, or {@code -1}
+	 * @param sessionGone whether a resumption attempt was answered 404
+	 */
+	public StreamBrokenException(String message, Throwable cause, String lastEventId, long retryMillis,
+			boolean sessionGone) {
 		super(message, cause);
 		this.lastEventId = lastEventId;
 		this.retryMillis = retryMillis;
+		this.sessionGone = sessionGone;
+	}
+
+	/**
+	 * Whether resuming the stream was answered 404: the session it belonged to is gone.
+	 * @return {@code true} when the session is gone
+	 */
+	public boolean sessionGone() {
+		return this.sessionGone;
 	}
 
 	/**

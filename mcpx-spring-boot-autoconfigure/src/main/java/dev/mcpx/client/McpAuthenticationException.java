@@ -1,0 +1,20 @@
+package dev.mcpx.client;
+
+/**
+ * The upstream refused the client's credentials (HTTP 401 or 403) and they could not be
+ * refreshed. Header values are never part of the message.
+ */
+public class McpAuthenticationException extends McpHttpStatusException {
+
+	/**
+	 * Creates an exception for refused credentials.
+	 * @param upstream the upstream name
+	 * @param method the method of the refused request
+	 * @param status the HTTP status, 401 or 403
+	 * @param cause the refusal, or {@code null}
+	 */
+	public McpAuthenticationException(String upstream, String method, int status, Throwable cause) {
+		super(upstream, method, status, null, null, cause);
+	}
+
+}

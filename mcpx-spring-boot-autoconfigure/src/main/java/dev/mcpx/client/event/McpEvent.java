@@ -1,0 +1,16 @@
+package dev.mcpx.client.event;
+
+/**
+ * Something an {@code McpClient} did that an operator may want to know. Events are
+ * immutable and carry no secret: no session id in full, no header value.
+ */
+public sealed interface McpEvent permits McpSessionExpiredEvent, McpSessionRecoveredEvent, McpRecoveryFailedEvent,
+		McpRequestReissuedEvent, McpReissueRefusedEvent {
+
+	/**
+	 * The upstream the event is about.
+	 * @return the upstream name
+	 */
+	String upstream();
+
+}

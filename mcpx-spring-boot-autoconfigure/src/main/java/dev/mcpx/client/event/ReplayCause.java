@@ -1,0 +1,24 @@
+package dev.mcpx.client.event;
+
+/**
+ * Why a request might be sent a second time.
+ */
+public enum ReplayCause {
+
+	/**
+	 * The server rejected the request's session (HTTP 404, or a 400 naming the session)
+	 * before running it.
+	 */
+	SESSION_EXPIRED,
+
+	/**
+	 * The request's response stream broke before its response; the server may have run it.
+	 */
+	STREAM_LOST,
+
+	/**
+	 * The server refused the request's credentials (HTTP 401) before running it.
+	 */
+	CREDENTIALS_REFRESHED
+
+}

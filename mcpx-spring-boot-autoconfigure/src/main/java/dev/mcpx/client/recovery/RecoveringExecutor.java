@@ -1,0 +1,397 @@
+package dev.mcpx.client.recovery;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import dev.mcpx.client.McpAuthenticationException;
+import dev.mcpx.client.McpCredentials;
+import dev.mcpx.client.McpException;
+import dev.mcpx.client.McpHttpStatusException;
+import dev.mcpx.client.McpRecoveryFailedException;
+import dev.mcpx.client.McpSessionExpiredException;
+import dev.mcpx.client.McpStreamLostException;
+import dev.mcpx.client.event.McpEvents;
+import dev.mcpx.client.event.McpRecoveryFailedEvent;
+import dev.mcpx.client.event.McpReissueRefusedEvent;
+import dev.mcpx.client.event.McpRequestReissuedEvent;
+import dev.mcpx.client.event.McpSessionExpiredEvent;
+import dev.mcpx.client.event.McpSessionRecoveredEvent;
+import dev.mcpx.client.event.ReplayCause;
+import dev.mcpx.client.model.ToolAnnotations;
+import dev.mcpx.client.protocol.McpMethods;
+import dev.mcpx.client.session.LegacySession;
+import dev.mcpx.client.session.RenewalListener;
+import dev.mcpx.client.session.SessionState;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The one place that decides to try a request again (DESIGN §2): after an expired legacy
+ * session, a lost response stream, or refused credentials. The layers below make exactly
+ * one attempt each; this class makes at most one more, and only after the replay gate
+ * agrees. Every decision is a ladder of guards whose reason travels into the event and
+ * the exception; a failure after a recovery attempt carries the earlier one as suppressed.
+ */
+public final class RecoveringExecutor implements RequestExecutor {
+
+	private static final Log logger = LogFactory.getLog(RecoveringExecutor.class);
+
+	/** One more attempt, never more: a second failure is the answer, never a loop. */
+	static final int MAX_REPLAYS = 1;
+
+	private final String upstream;
+
+	private final LegacySession session;
+
+	private final RecoveryPolicy policy;
+
+	private final ReplayGate gate;
+
+	private final ToolAnnotationsRegistry annotations;
+
+	private final McpEvents events;
+
+	private final McpCredentials credentials;
+
+	/**
+	 * Creates the executor of one client.
+	 * @param upstream the upstream name
+	 * @param session the client's session
+	 * @param policy the recovery policy
+	 * @param gate the replay gate
+	 * @param annotations the tool annotations seen so far
+	 * @param events where recovery events go
+	 * @param credentials refreshes refused credentials, or {@code null}
+	 */
+	public RecoveringExecutor(String upstream, LegacySession session, RecoveryPolicy policy, ReplayGate gate,
+			ToolAnnotationsRegistry annotations, McpEvents events, McpCredentials credentials) {
+		this.upstream = upstream;
+		this.session = session;
+		this.policy = policy;
+		this.gate = gate;
+		this.annotations = annotations;
+		this.events = events;
+		this.credentials = credentials;
+	}
+
+	@Override
+	public JsonNode execute(McpRequest request) {
+		SessionState state = open(request);
+		try {
+			return attempt(state, request);
+		}
+		catch (McpException failure) {
+			return recover(state, request, failure);
+		}
+	}
+
+	private JsonNode recover(SessionState state, McpRequest request, McpException failure) {
+		if (isCredentialsRefusal(failure)) {
+			return afterRefusedCredentials(state, request, (McpHttpStatusException) failure);
+		}
+		if (isSessionExpiry(failure, state)) {
+			return afterExpiry(state, request, (McpHttpStatusException) failure);
+		}
+		if (failure instanceof McpStreamLostException lost) {
+			return afterLostStream(state, request, lost);
+		}
+		throw failure;
+	}
+
+	// --- session expiry: 2025-11-25 transports §Session Management, rules 3-4 -----
+
+	/**
+	 * A 404 answering a request that carried a session id means the session is gone
+	 * (rule 3); widely deployed servers answer a 400 naming the session instead.
+	 */
+	boolean isSessionExpiry(McpException failure, SessionState state) {
+		if (!(failure instanceof McpHttpStatusException status) || !state.hasSessionId()) {
+			return false;
+		}
+		if (status.status() == 404) {
+			return true;
+		}
+		return status.status() == 400 && this.policy.expiryOnBadRequest() && namesSession(status.jsonRpcMessage());
+	}
+
+	private JsonNode afterExpiry(SessionState dead, McpRequest request, McpHttpStatusException failure) {
+		if (!this.policy.sessionExpiry()) {
+			this.session.invalidate(dead);
+			throw expired(request, dead, "the session expired and session recovery is off; the next call opens a "
+					+ "new session", failure);
+		}
+		// Rule 4: start a new session, once for every caller that saw this generation die.
+		SessionState next = renew(dead, request, failure);
+		String bound = sessionBoundState(request);
+		if (bound != null) {
+			refused(request, ReplayCause.SESSION_EXPIRED, bound);
+			throw expired(request, dead, request.method() + " was not replayed: " + bound, failure);
+		}
+		ReplayDecision decision = this.gate.decide(context(request, ReplayCause.SESSION_EXPIRED,
+				annotationsIfToolCall(request, false)));
+		if (!decision.allowed()) {
+			refused(request, ReplayCause.SESSION_EXPIRED, decision.reason());
+			throw expired(request, dead, request.method() + " was not replayed: " + decision.reason(), failure);
+		}
+		reissued(request, ReplayCause.SESSION_EXPIRED, decision.reason());
+		try {
+			return attempt(next, request);
+		}
+		catch (McpException again) {
+			if (isSessionExpiry(again, next)) {
+				McpSessionExpiredException twice = expired(request, next, request.method()
+						+ " found its session expired again on its one retry (at most " + MAX_REPLAYS + ")", again);
+				twice.addSuppressed(failure);
+				throw twice;
+			}
+			again.addSuppressed(failure);
+			throw again;
+		}
+	}
+
+	private SessionState renew(SessionState dead, McpRequest request, McpException failure) {
+		int status = (failure instanceof McpHttpStatusException http) ? http.status() : 404;
+		try {
+			return this.session.renew(dead, new RenewalEvents(request.method(), status));
+		}
+		catch (McpException ex) {
+			McpRecoveryFailedException recoveryFailed = new McpRecoveryFailedException(this.upstream,
+					request.method() + " found session generation " + dead.generation()
+							+ " expired and re-initializing failed; the next call tries again",
+					ex);
+			recoveryFailed.addSuppressed(failure);
+			throw recoveryFailed;
+		}
+	}
+
+	/**
+	 * What a request names of its session's state, which a new session would not know
+	 * (DESIGN §2.1): such a request is never replayed into a new session.
+	 */
+	private static String sessionBoundState(McpRequest request) {
+		if (request.params() != null && request.params().has("cursor")) {
+			return "its cursor belongs to the expired session";
+		}
+		if (request.method().startsWith("tasks/")) {
+			return "it names a task of the expired session";
+		}
+		if (request.method().equals(McpMethods.RESOURCES_SUBSCRIBE) || request.method().equals("resources/unsubscribe")) {
+			return "subscriptions belong to the expired session";
+		}
+		return null;
+	}
+
+	private static boolean namesSession(String message) {
+		return message != null && message.toLowerCase(Locale.ROOT).contains("session");
+	}
+
+	// --- lost response stream: DESIGN §2.2, legacy resumption failed ---------------
+
+	private JsonNode afterLostStream(SessionState state, McpRequest request, McpStreamLostException lost) {
+		if (!this.policy.brokenStream()) {
+			refused(request, ReplayCause.STREAM_LOST, "recovery of broken streams is off");
+			throw notReissued(request, lost, "recovery of broken streams is off");
+		}
+		SessionState on = state;
+		if (lost.sessionGone()) {
+			on = renew(state, request, lost);
+			String bound = sessionBoundState(request);
+			if (bound != null) {
+				refused(request, ReplayCause.STREAM_LOST, bound);
+				throw notReissued(request, lost, bound);
+			}
+		}
+		ReplayDecision decision = this.gate.decide(context(request, ReplayCause.STREAM_LOST,
+				annotationsIfToolCall(request, true)));
+		if (!decision.allowed()) {
+			refused(request, ReplayCause.STREAM_LOST, decision.reason());
+			throw notReissued(request, lost, decision.reason());
+		}
+		reissued(request, ReplayCause.STREAM_LOST, decision.reason());
+		try {
+			return attempt(on, request);
+		}
+		catch (McpException again) {
+			again.addSuppressed(lost);
+			throw again;
+		}
+	}
+
+	private McpStreamLostException notReissued(McpRequest request, McpStreamLostException lost, String reason) {
+		String what = (request.toolName() != null) ? "tool '" + request.toolName() + "'" : request.method();
+		return new McpStreamLostException(this.upstream, request.method(),
+				what + " lost its response and may have executed; it was not re-issued: " + reason, lost,
+				lost.lastEventId(), lost.retryMillis(), lost.sessionGone());
+	}
+
+	// --- refused credentials: DESIGN §2.4 ------------------------------------------
+
+	private static boolean isCredentialsRefusal(McpException failure) {
+		return failure instanceof McpHttpStatusException status && (status.status() == 401 || status.status() == 403);
+	}
+
+	private SessionState open(McpRequest request) {
+		try {
+			return this.session.open();
+		}
+		catch (McpException failure) {
+			if (!isCredentialsRefusal(failure)) {
+				throw failure;
+			}
+			McpHttpStatusException refusal = (McpHttpStatusException) failure;
+			if (!refreshCredentials(refusal)) {
+				throw authenticationFailure(McpMethods.INITIALIZE, refusal);
+			}
+			try {
+				return this.session.open();
+			}
+			catch (McpException again) {
+				throw isCredentialsRefusal(again)
+						? authenticationFailure(McpMethods.INITIALIZE, (McpHttpStatusException) again) : again;
+			}
+		}
+	}
+
+	private JsonNode afterRefusedCredentials(SessionState state, McpRequest request, McpHttpStatusException refusal) {
+		if (!refreshCredentials(refusal)) {
+			throw authenticationFailure(request.method(), refusal);
+		}
+		ReplayDecision decision = this.gate.decide(context(request, ReplayCause.CREDENTIALS_REFRESHED,
+				annotationsIfToolCall(request, false)));
+		if (!decision.allowed()) {
+			refused(request, ReplayCause.CREDENTIALS_REFRESHED, decision.reason());
+			throw authenticationFailure(request.method(), refusal);
+		}
+		reissued(request, ReplayCause.CREDENTIALS_REFRESHED, decision.reason());
+		try {
+			return attempt(state, request);
+		}
+		catch (McpException again) {
+			McpException result = isCredentialsRefusal(again)
+					? authenticationFailure(request.method(), (McpHttpStatusException) again) : again;
+			result.addSuppressed(refusal);
+			throw result;
+		}
+	}
+
+	private boolean refreshCredentials(McpHttpStatusException refusal) {
+		if (refusal.status() != 401 || this.credentials == null) {
+			return false;
+		}
+		try {
+			return this.credentials.refresh();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("[" + this.upstream + "] refreshing credentials failed", ex);
+			return false;
+		}
+	}
+
+	private McpAuthenticationException authenticationFailure(String method, McpHttpStatusException refusal) {
+		return new McpAuthenticationException(this.upstream, method, refusal.status(), refusal);
+	}
+
+	// --- shared -------------------------------------------------------------------
+
+	private JsonNode attempt(SessionState on, McpRequest request) {
+		return this.session.request(on, request.method(), request.params(), request.timeout());
+	}
+
+	private Optional<ToolAnnotations> annotationsIfToolCall(McpRequest request, boolean learnIfUnknown) {
+		String tool = request.toolName();
+		if (tool == null) {
+			return Optional.empty();
+		}
+		boolean wouldConsult = this.policy.trustAnnotations()
+				&& this.policy.toolReplay(tool) == ToolReplay.ANNOTATIONS;
+		if (!learnIfUnknown || !wouldConsult) {
+			return this.annotations.find(tool);
+		}
+		try {
+			return this.annotations.learn(tool);
+		}
+		catch (McpException ex) {
+			logger.debug("[" + this.upstream + "] could not list tools to learn the annotations of " + tool + ": "
+					+ ex.getMessage());
+			return Optional.empty();
+		}
+	}
+
+	private ReplayContext context(McpRequest request, ReplayCause cause, Optional<ToolAnnotations> toolAnnotations) {
+		return new ReplayContext(this.upstream, request.method(), request.toolName(), cause, toolAnnotations);
+	}
+
+	private McpSessionExpiredException expired(McpRequest request, SessionState on, String message,
+			McpException cause) {
+		return new McpSessionExpiredException(this.upstream, request.method(), on.generation(), message, cause);
+	}
+
+	private void reissued(McpRequest request, ReplayCause cause, String reason) {
+		logger.info("[" + this.upstream + "] re-sending " + describe(request) + " after " + describe(cause) + ": "
+				+ reason);
+		this.events.publish(new McpRequestReissuedEvent(this.upstream, request.method(), request.toolName(), cause,
+				reason));
+	}
+
+	private void refused(McpRequest request, ReplayCause cause, String reason) {
+		logger.warn("[" + this.upstream + "] not re-sending " + describe(request) + " after " + describe(cause) + ": "
+				+ reason);
+		this.events.publish(new McpReissueRefusedEvent(this.upstream, request.method(), request.toolName(), cause,
+				reason));
+	}
+
+	private static String describe(McpRequest request) {
+		return (request.toolName() != null) ? "tools/call '" + request.toolName() + "'" : request.method();
+	}
+
+	private static String describe(ReplayCause cause) {
+		return switch (cause) {
+			case SESSION_EXPIRED -> "an expired session";
+			case STREAM_LOST -> "a lost response stream";
+			case CREDENTIALS_REFRESHED -> "refreshed credentials";
+		};
+	}
+
+	/** Reports the renewal of one generation, heard only by the caller that performs it. */
+	private final class RenewalEvents implements RenewalListener {
+
+		private final String method;
+
+		private final int status;
+
+		RenewalEvents(String method, int status) {
+			this.method = method;
+			this.status = status;
+		}
+
+		@Override
+		public void expired(SessionState dead) {
+			logger.info("[" + RecoveringExecutor.this.upstream + "] session " + dead.redactedSessionId()
+					+ " (generation " + dead.generation() + ") expired: " + this.method + " was answered HTTP "
+					+ this.status + "; re-initializing");
+			RecoveringExecutor.this.events.publish(new McpSessionExpiredEvent(RecoveringExecutor.this.upstream,
+					this.method, dead.generation(), dead.redactedSessionId(), this.status));
+		}
+
+		@Override
+		public void renewed(SessionState dead, SessionState next, Duration took) {
+			logger.info("[" + RecoveringExecutor.this.upstream + "] recovered: session generation " + next.generation()
+					+ " replaces " + dead.generation() + " (handshake took " + took.toMillis() + " ms)");
+			RecoveringExecutor.this.events.publish(new McpSessionRecoveredEvent(RecoveringExecutor.this.upstream,
+					dead.generation(), next.generation(), took));
+		}
+
+		@Override
+		public void failed(SessionState dead, McpException failure) {
+			logger.warn("[" + RecoveringExecutor.this.upstream + "] re-initializing after the expiry of generation "
+					+ dead.generation() + " failed: " + failure.getMessage());
+			RecoveringExecutor.this.events.publish(new McpRecoveryFailedEvent(RecoveringExecutor.this.upstream,
+					this.method, dead.generation(), failure.getMessage()));
+		}
+
+	}
+
+}
