@@ -21,9 +21,9 @@
 //                        Open streams of those sessions (GET streams, unfinished POST responses)
 //                        end cleanly (final chunk, no response), or with abortStreams=true their
 //                        connections are destroyed like a crashed server's
-//   POST /admin/mode    {"expireEverySession": bool} -> while true every request carrying an
-//                        Mcp-Session-Id (except initialize) is answered 404 -32001 and that
-//                        session is dropped; initialize still works
+//   POST /admin/mode    {"expireEverySession": bool} -> while true every JSON-RPC request carrying
+//                        an Mcp-Session-Id (except initialize) is answered 404 -32001 and that
+//                        session is dropped; initialize and notifications still work
 //   POST /admin/cut     {"tool": "<name>", "times": n, "afterPriming": bool} -> the next n calls
 //                        of the tool run their body, then the HTTP response is destroyed before
 //                        the JSON-RPC response is written (see Cuts in peer-common.mjs)
@@ -258,7 +258,9 @@ async function handleMcp(req, res) {
 		return;
 	}
 	if (sessionId) {
-		if (expireEverySession) {
+		// Requests only: the initialized notification of a fresh handshake passes, so a client
+		// can open sessions but never get an answer in one.
+		if (expireEverySession && messages.some(m => m?.method !== undefined && m?.id !== undefined)) {
 			counters.notFound++;
 			await dropSession(sessionId);
 			sendSessionNotFound(res);

@@ -13,8 +13,11 @@ import org.springframework.util.unit.DataSize;
 import dev.mcpx.autoconfigure.McpxProperties.Client;
 import dev.mcpx.autoconfigure.McpxProperties.Defaults;
 import dev.mcpx.autoconfigure.McpxProperties.Protocol;
+import dev.mcpx.autoconfigure.McpxProperties.Recovery;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
+import dev.mcpx.client.recovery.RecoveryPolicy;
+import dev.mcpx.client.recovery.ToolReplay;
 
 /**
  * Turns {@link McpxProperties} into configured {@link McpClientBuilder}s: validates each
@@ -73,6 +76,9 @@ public final class McpClientConfigurer {
 					orDefault(client.getHandshakeTimeout(), defaults.getHandshakeTimeout())))
 			.maxMessageBytes(messageSize(prefix + "max-message-size",
 					orDefault(client.getMaxMessageSize(), defaults.getMaxMessageSize())));
+		Duration keepalive = orDefault(client.getKeepaliveInterval(), defaults.getKeepaliveInterval());
+		builder.keepaliveInterval((keepalive != null) ? positive(prefix + "keepalive-interval", keepalive) : null);
+		builder.recoveryPolicy(recoveryPolicy(prefix + "recovery.", client.getRecovery(), defaults.getRecovery()));
 		Map<String, String> headers = new LinkedHashMap<>(defaults.getHeaders());
 		headers.putAll(client.getHeaders());
 		headers.forEach(builder::header);
@@ -81,6 +87,31 @@ public final class McpClientConfigurer {
 		}
 		this.customizers.forEach((customizer) -> customizer.customize(name, builder));
 		return builder;
+	}
+
+	private static RecoveryPolicy recoveryPolicy(String prefix, Recovery own, Recovery defaults) {
+		RecoveryPolicy builtIn = RecoveryPolicy.defaults();
+		int attempts = pick(own.getBrokenStream().getResumptionAttempts(),
+				defaults.getBrokenStream().getResumptionAttempts(), builtIn.resumptionAttempts());
+		if (attempts < 0) {
+			throw new InvalidMcpxPropertyException(prefix + "broken-stream.resumption-attempts",
+					"it must not be negative, was " + attempts);
+		}
+		Map<String, ToolReplay> tools = new LinkedHashMap<>(defaults.getTools());
+		tools.putAll(own.getTools());
+		return new RecoveryPolicy(
+				pick(own.getSessionExpiry().getEnabled(), defaults.getSessionExpiry().getEnabled(),
+						builtIn.sessionExpiry()),
+				pick(own.getSessionExpiry().getOnBadRequest(), defaults.getSessionExpiry().getOnBadRequest(),
+						builtIn.expiryOnBadRequest()),
+				pick(own.getBrokenStream().getEnabled(), defaults.getBrokenStream().getEnabled(),
+						builtIn.brokenStream()),
+				attempts, pick(own.getTrustAnnotations(), defaults.getTrustAnnotations(), builtIn.trustAnnotations()),
+				tools);
+	}
+
+	private static <T> T pick(T own, T fallback, T builtIn) {
+		return (own != null) ? own : (fallback != null) ? fallback : builtIn;
 	}
 
 	private static URI validUrl(String property, URI url) {

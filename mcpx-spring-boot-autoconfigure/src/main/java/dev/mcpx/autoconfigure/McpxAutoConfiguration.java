@@ -13,6 +13,7 @@ import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.http.client.HttpRedirects;
 import org.springframework.boot.http.client.JdkClientHttpRequestFactoryBuilder;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.client.RestClient;
@@ -20,12 +21,16 @@ import org.springframework.web.client.RestClient;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.McpClients;
+import dev.mcpx.client.recovery.ReplayGate;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Auto-configuration of mcpx: one {@link McpClient} bean per upstream declared under
  * {@code mcpx.clients}, named after it, and an {@link McpClients} bean holding them all.
  * Clients connect on first use, so the application starts while an upstream is down.
+ * Their recovery events are published as application events; a {@link ReplayGate} bean
+ * replaces the default replay decision, a {@link McpCredentialsProvider} bean supplies
+ * refreshable credentials, and {@link McpClientCustomizer} beans adjust each builder.
  */
 @AutoConfiguration(after = RestClientAutoConfiguration.class,
 		afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
@@ -38,9 +43,15 @@ public final class McpxAutoConfiguration {
 	McpClientConfigurer mcpClientConfigurer(McpxProperties properties,
 			ObjectProvider<McpClientCustomizer> customizers, ObjectProvider<RestClient.Builder> restClientBuilder,
 			ObjectProvider<ClientHttpRequestFactoryBuilder<?>> requestFactoryBuilder,
-			ObjectProvider<HttpClientSettings> httpClientSettings, ObjectProvider<JsonMapper> jsonMapper) {
+			ObjectProvider<HttpClientSettings> httpClientSettings, ObjectProvider<JsonMapper> jsonMapper,
+			ObjectProvider<ReplayGate> replayGate, ObjectProvider<McpCredentialsProvider> credentials,
+			ApplicationEventPublisher eventPublisher) {
 		List<McpClientCustomizer> ordered = new ArrayList<>();
+		// Recovery events become application events, for @EventListener methods.
+		ordered.add((name, builder) -> builder.eventListener(eventPublisher::publishEvent));
 		jsonMapper.ifAvailable((mapper) -> ordered.add((name, builder) -> builder.jsonMapper(mapper)));
+		replayGate.ifAvailable((gate) -> ordered.add((name, builder) -> builder.replayGate(gate)));
+		credentials.ifAvailable((provider) -> ordered.add((name, builder) -> builder.credentials(provider.credentials(name))));
 		customizers.orderedStream().forEach(ordered::add);
 		ClientHttpRequestFactoryBuilder<?> factoryBuilder = http11(
 				requestFactoryBuilder.getIfAvailable(ClientHttpRequestFactoryBuilder::detect));

@@ -6,7 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
+
+import dev.mcpx.client.recovery.ToolReplay;
 
 /**
  * Configuration of mcpx: the upstream MCP servers an application talks to.
@@ -99,6 +102,31 @@ public class McpxProperties {
 		 */
 		private DataSize maxMessageSize;
 
+		/**
+		 * Interval of a ping that finds an expired session before a caller does; falls back
+		 * to mcpx.defaults.keepalive-interval; unset means no keepalive.
+		 */
+		private Duration keepaliveInterval;
+
+		/**
+		 * How this upstream's client recovers; unset values fall back to
+		 * mcpx.defaults.recovery.
+		 */
+		@NestedConfigurationProperty
+		private final Recovery recovery = new Recovery();
+
+		public Duration getKeepaliveInterval() {
+			return this.keepaliveInterval;
+		}
+
+		public void setKeepaliveInterval(Duration keepaliveInterval) {
+			this.keepaliveInterval = keepaliveInterval;
+		}
+
+		public Recovery getRecovery() {
+			return this.recovery;
+		}
+
 		public URI getUrl() {
 			return this.url;
 		}
@@ -188,6 +216,30 @@ public class McpxProperties {
 		 */
 		private DataSize maxMessageSize = DataSize.ofMegabytes(16);
 
+		/**
+		 * Interval of a ping that finds an expired session before a caller does; unset
+		 * means no keepalive.
+		 */
+		private Duration keepaliveInterval;
+
+		/**
+		 * How clients recover, unless an upstream sets its own.
+		 */
+		@NestedConfigurationProperty
+		private final Recovery recovery = new Recovery();
+
+		public Duration getKeepaliveInterval() {
+			return this.keepaliveInterval;
+		}
+
+		public void setKeepaliveInterval(Duration keepaliveInterval) {
+			this.keepaliveInterval = keepaliveInterval;
+		}
+
+		public Recovery getRecovery() {
+			return this.recovery;
+		}
+
 		public Protocol getProtocol() {
 			return this.protocol;
 		}
@@ -230,6 +282,125 @@ public class McpxProperties {
 
 		public void setMaxMessageSize(DataSize maxMessageSize) {
 			this.maxMessageSize = maxMessageSize;
+		}
+
+	}
+
+	/**
+	 * Recovery settings. Unset values fall back to mcpx.defaults.recovery, then to the
+	 * built-in defaults named on each property.
+	 */
+	public static class Recovery {
+
+		/**
+		 * Session expiry handling.
+		 */
+		private final SessionExpiry sessionExpiry = new SessionExpiry();
+
+		/**
+		 * Broken response stream handling.
+		 */
+		private final BrokenStream brokenStream = new BrokenStream();
+
+		/**
+		 * Whether the upstream's tool annotations (readOnlyHint, idempotentHint) may justify
+		 * re-sending a tool call whose outcome is unknown. Default true.
+		 */
+		private Boolean trustAnnotations;
+
+		/**
+		 * Per-tool override of the replay decision: always, never or annotations.
+		 */
+		private final Map<String, ToolReplay> tools = new LinkedHashMap<>();
+
+		public SessionExpiry getSessionExpiry() {
+			return this.sessionExpiry;
+		}
+
+		public BrokenStream getBrokenStream() {
+			return this.brokenStream;
+		}
+
+		public Boolean getTrustAnnotations() {
+			return this.trustAnnotations;
+		}
+
+		public void setTrustAnnotations(Boolean trustAnnotations) {
+			this.trustAnnotations = trustAnnotations;
+		}
+
+		public Map<String, ToolReplay> getTools() {
+			return this.tools;
+		}
+
+		/**
+		 * Session expiry handling.
+		 */
+		public static class SessionExpiry {
+
+			/**
+			 * Whether an expired session is re-initialized and the failed request retried
+			 * once. Default true.
+			 */
+			private Boolean enabled;
+
+			/**
+			 * Whether a 400 answer whose JSON-RPC error names the session counts as expiry,
+			 * as some widely deployed servers answer a forgotten session so. Default true.
+			 */
+			private Boolean onBadRequest;
+
+			public Boolean getEnabled() {
+				return this.enabled;
+			}
+
+			public void setEnabled(Boolean enabled) {
+				this.enabled = enabled;
+			}
+
+			public Boolean getOnBadRequest() {
+				return this.onBadRequest;
+			}
+
+			public void setOnBadRequest(Boolean onBadRequest) {
+				this.onBadRequest = onBadRequest;
+			}
+
+		}
+
+		/**
+		 * Broken response stream handling.
+		 */
+		public static class BrokenStream {
+
+			/**
+			 * Whether a request whose response stream broke may be resumed or re-issued
+			 * once, as the replay gate allows. Default true.
+			 */
+			private Boolean enabled;
+
+			/**
+			 * How often a broken legacy event stream is resumed with Last-Event-ID before
+			 * its response counts as lost. Default 3.
+			 */
+			private Integer resumptionAttempts;
+
+			public Boolean getEnabled() {
+				return this.enabled;
+			}
+
+			public void setEnabled(Boolean enabled) {
+				this.enabled = enabled;
+			}
+
+			public Integer getResumptionAttempts() {
+				return this.resumptionAttempts;
+			}
+
+			public void setResumptionAttempts(Integer resumptionAttempts) {
+				this.resumptionAttempts = resumptionAttempts;
+			}
+
 		}
 
 	}

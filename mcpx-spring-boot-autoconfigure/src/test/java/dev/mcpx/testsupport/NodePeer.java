@@ -152,8 +152,18 @@ public final class NodePeer implements AutoCloseable {
 	 * @throws IllegalStateException if the server does not come up in time
 	 */
 	public static NodePeer startEverything() {
+		return startEverything(freePort());
+	}
+
+	/**
+	 * Starts {@code server-everything} on the given port, for example the port of one that
+	 * was just closed, to restart it in place with every session forgotten.
+	 * @param port the port to listen on
+	 * @return the running peer
+	 * @throws IllegalStateException if the server does not come up in time
+	 */
+	public static NodePeer startEverything(int port) {
 		Path dir = nodeDirectory();
-		int port = freePort();
 		// the preloaded module makes it exit when its stdin closes, like the mcpx peers
 		List<String> command = List.of(nodeExecutable(dir), "--import", "./exit-with-stdin.mjs", EVERYTHING_SCRIPT,
 				"streamableHttp");

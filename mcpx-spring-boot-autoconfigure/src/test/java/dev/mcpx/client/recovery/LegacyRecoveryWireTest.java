@@ -1,0 +1,359 @@
+package dev.mcpx.client.recovery;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import com.github.tomakehurst.wiremock.client.MappingBuilder;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import com.github.tomakehurst.wiremock.stubbing.Scenario;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.http.HttpHeaders;
+
+import dev.mcpx.client.McpAuthenticationException;
+import dev.mcpx.client.McpClient;
+import dev.mcpx.client.McpClientBuilder;
+import dev.mcpx.client.McpCredentials;
+import dev.mcpx.client.McpHttpStatusException;
+import dev.mcpx.client.McpRecoveryFailedException;
+import dev.mcpx.client.McpSessionExpiredException;
+import dev.mcpx.client.event.McpEvent;
+import dev.mcpx.client.event.McpRecoveryFailedEvent;
+import dev.mcpx.client.event.McpSessionRecoveredEvent;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.absent;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Legacy recovery rules scripted at the wire level (DESIGN §2.1, §2.4; 2025-11-25
+ * transports §Session Management, §Resumability and Redelivery, §Sending Messages rule 6).
+ * Session "A" dies, session "B" replaces it.
+ */
+class LegacyRecoveryWireTest {
+
+	@RegisterExtension
+	static WireMockExtension wire = WireMockExtension.newInstance()
+		.options(wireMockConfig().dynamicPort().bindAddress("127.0.0.1").globalTemplating(true))
+		.build();
+
+	private static final String HANDSHAKE = "handshake";
+
+	private final List<McpEvent> events = new CopyOnWriteArrayList<>();
+
+	private McpClient client;
+
+	@AfterEach
+	void close() {
+		if (this.client != null) {
+			this.client.close();
+		}
+	}
+
+	private McpClient client(Consumer<McpClientBuilder> customizer) {
+		McpClientBuilder builder = McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp"))
+			.requestTimeout(Duration.ofSeconds(5))
+			.eventListener(this.events::add);
+		customizer.accept(builder);
+		this.client = builder.build();
+		return this.client;
+	}
+
+	private McpClient client() {
+		return client((b) -> {
+		});
+	}
+
+	private static MappingBuilder method(String method) {
+		return post(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method", equalTo(method)));
+	}
+
+	private static MappingBuilder method(String method, String session) {
+		return method(method).withHeader("Mcp-Session-Id", equalTo(session));
+	}
+
+	private static String result(String json) {
+		return "{\"jsonrpc\":\"2.0\",\"id\":{{jsonPath request.body '$.id'}},\"result\":" + json + "}";
+	}
+
+	private static String initializeResult() {
+		return result("{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"serverInfo\":{\"name\":\"w\",\"version\":\"1\"}}");
+	}
+
+	/** The first initialize opens session A, every later one session B. */
+	private static void stubSessionsAThenB() {
+		wire.stubFor(method("initialize").inScenario(HANDSHAKE)
+			.whenScenarioStateIs(Scenario.STARTED)
+			.willReturn(okJson(initializeResult()).withHeader("Mcp-Session-Id", "session-A-0123456789"))
+			.willSetStateTo("A"));
+		wire.stubFor(method("initialize").inScenario(HANDSHAKE)
+			.whenScenarioStateIs("A")
+			.willReturn(okJson(initializeResult()).withHeader("Mcp-Session-Id", "session-B-0123456789")));
+		wire.stubFor(method("notifications/initialized").willReturn(aResponse().withStatus(202)));
+	}
+
+	private static void stubGone(String session, int status, String message) {
+		wire.stubFor(post(urlEqualTo("/mcp")).withHeader("Mcp-Session-Id", equalTo(session))
+			.withRequestBody(matchingJsonPath("$.id"))
+			.atPriority(1)
+			.willReturn(aResponse().withStatus(status).withHeader("Content-Type", "application/json")
+				.withBody("{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":\"" + message + "\"},\"id\":null}")));
+	}
+
+	private static List<LoggedRequest> posts(String method) {
+		return wire.findAll(postRequestedFor(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method",
+				equalTo(method))));
+	}
+
+	@Test
+	void aBadRequestNamingTheSessionIsExpiryByDefault() {
+		stubSessionsAThenB();
+		wire.stubFor(method("ping", "session-A-0123456789").willReturn(okJson(result("{}"))));
+		wire.stubFor(method("tools/call", "session-B-0123456789").willReturn(okJson(result("{\"content\":[]}"))));
+		client().ping();
+		stubGone("session-A-0123456789", 400, "Bad Request: No valid session ID provided");
+
+		assertThat(this.client.callTool("x", Map.of()).isError()).isFalse();
+		assertThat(posts("initialize")).hasSize(2);
+	}
+
+	@Test
+	void aBadRequestIsNotExpiryWhenTheCompatibilityIsOff() {
+		stubSessionsAThenB();
+		wire.stubFor(method("ping", "session-A-0123456789").willReturn(okJson(result("{}"))));
+		client((b) -> b.recoveryPolicy(new RecoveryPolicy(true, false, true, 3, true, Map.of()))).ping();
+		stubGone("session-A-0123456789", 400, "Bad Request: No valid session ID provided");
+
+		assertThatThrownBy(() -> this.client.callTool("x", Map.of()))
+			.isInstanceOfSatisfying(McpHttpStatusException.class, (ex) -> assertThat(ex.status()).isEqualTo(400));
+		assertThat(posts("initialize")).hasSize(1);
+	}
+
+	@Test
+	void aBadRequestThatDoesNotNameTheSessionIsAnOrdinaryError() {
+		stubSessionsAThenB();
+		wire.stubFor(method("ping", "session-A-0123456789").willReturn(okJson(result("{}"))));
+		client().ping();
+		stubGone("session-A-0123456789", 400, "Invalid params");
+
+		assertThatThrownBy(() -> this.client.callTool("x", Map.of())).isInstanceOf(McpHttpStatusException.class);
+		assertThat(posts("initialize")).hasSize(1);
+	}
+
+	@Test
+	void a404WithoutASessionIdIsAnOrdinaryError() {
+		// The server assigns no session id: rule 3 cannot apply.
+		wire.stubFor(method("initialize").willReturn(okJson(initializeResult())));
+		wire.stubFor(method("notifications/initialized").willReturn(aResponse().withStatus(202)));
+		wire.stubFor(method("ping").willReturn(aResponse().withStatus(404)));
+
+		assertThatThrownBy(client()::ping)
+			.isInstanceOfSatisfying(McpHttpStatusException.class, (ex) -> assertThat(ex.status()).isEqualTo(404));
+		assertThat(posts("initialize")).hasSize(1);
+	}
+
+	@Test
+	void whenSessionRecoveryIsOffTheCallerSeesTheExpiryAndTheNextCallOpensANewSession() {
+		stubSessionsAThenB();
+		wire.stubFor(method("ping", "session-A-0123456789").willReturn(okJson(result("{}"))));
+		wire.stubFor(method("ping", "session-B-0123456789").willReturn(okJson(result("{}"))));
+		client((b) -> b.recoveryPolicy(new RecoveryPolicy(false, true, true, 3, true, Map.of()))).ping();
+		stubGone("session-A-0123456789", 404, "Session not found");
+
+		assertThatThrownBy(this.client::ping).isInstanceOf(McpSessionExpiredException.class)
+			.hasMessageContaining("recovery is off");
+		assertThat(posts("initialize")).hasSize(1);
+		this.client.ping();
+		assertThat(posts("initialize")).hasSize(2);
+	}
+
+	@Test
+	void aFailedReinitializeIsReportedAndTheNextCallRecovers() {
+		wire.stubFor(method("initialize").inScenario(HANDSHAKE)
+			.whenScenarioStateIs(Scenario.STARTED)
+			.willReturn(okJson(initializeResult()).withHeader("Mcp-Session-Id", "session-A-0123456789"))
+			.willSetStateTo("down"));
+		wire.stubFor(method("initialize").inScenario(HANDSHAKE)
+			.whenScenarioStateIs("down")
+			.willReturn(aResponse().withStatus(503))
+			.willSetStateTo("back"));
+		wire.stubFor(method("initialize").inScenario(HANDSHAKE)
+			.whenScenarioStateIs("back")
+			.willReturn(okJson(initializeResult()).withHeader("Mcp-Session-Id", "session-B-0123456789")));
+		wire.stubFor(method("notifications/initialized").willReturn(aResponse().withStatus(202)));
+		wire.stubFor(method("ping", "session-A-0123456789").willReturn(okJson(result("{}"))));
+		wire.stubFor(method("ping", "session-B-0123456789").willReturn(okJson(result("{}"))));
+		client().ping();
+		stubGone("session-A-0123456789", 404, "Session not found");
+
+		assertThatThrownBy(this.client::ping).isInstanceOfSatisfying(McpRecoveryFailedException.class, (ex) -> {
+			assertThat(ex.getCause()).isInstanceOf(McpHttpStatusException.class);
+			assertThat(ex.getSuppressed()).hasSize(1);
+		});
+		assertThat(this.events).filteredOn(McpRecoveryFailedEvent.class::isInstance).hasSize(1);
+
+		this.client.ping();
+
+		assertThat(posts("initialize")).hasSize(3);
+		assertThat(this.events).filteredOn(McpSessionRecoveredEvent.class::isInstance).hasSize(1);
+	}
+
+	@Test
+	void aListingWhoseCursorDiedWithItsSessionRestartsFromTheFirstPage() {
+		stubSessionsAThenB();
+		for (String session : List.of("session-A-0123456789", "session-B-0123456789")) {
+			wire.stubFor(method("tools/list", session).withRequestBody(matchingJsonPath("$.params.cursor", absent()))
+				.willReturn(okJson(result("{\"tools\":[{\"name\":\"first\",\"inputSchema\":{}}],\"nextCursor\":\"c2\"}"))));
+		}
+		wire.stubFor(method("tools/list", "session-A-0123456789").atPriority(1)
+			.withRequestBody(matchingJsonPath("$.params.cursor", equalTo("c2")))
+			.willReturn(aResponse().withStatus(404)));
+		wire.stubFor(method("tools/list", "session-B-0123456789")
+			.withRequestBody(matchingJsonPath("$.params.cursor", equalTo("c2")))
+			.willReturn(okJson(result("{\"tools\":[{\"name\":\"second\",\"inputSchema\":{}}]}"))));
+
+		assertThat(client().listTools()).extracting("name").containsExactly("first", "second");
+		// Page 1 in A, page 2 refused in A, then page 1 and page 2 in B: no cursor crossed sessions.
+		assertThat(posts("tools/list")).extracting((r) -> r.getHeader("Mcp-Session-Id"))
+			.containsExactly("session-A-0123456789", "session-A-0123456789", "session-B-0123456789",
+					"session-B-0123456789");
+	}
+
+	@Test
+	void requestsNamingStateOfTheDeadSessionAreNotReplayed() {
+		stubSessionsAThenB();
+		wire.stubFor(method("ping", "session-A-0123456789").willReturn(okJson(result("{}"))));
+		McpClient plain = client();
+		plain.ping();
+		stubGone("session-A-0123456789", 404, "Session not found");
+		RecoveringExecutor executor = executorOf(plain);
+
+		for (String method : List.of("resources/subscribe", "tasks/get")) {
+			assertThatThrownBy(() -> executor.execute(new McpRequest(method, null, null, Duration.ofSeconds(2))))
+				.isInstanceOf(McpSessionExpiredException.class)
+				.hasMessageContaining("expired session");
+			assertThat(posts(method)).hasSize(1);
+		}
+	}
+
+	@Test
+	void refusedCredentialsAreRefreshedAndTheRequestSentOnceMore() {
+		wire.stubFor(method("initialize").withHeader("Authorization", equalTo("Bearer old"))
+			.willReturn(aResponse().withStatus(401)));
+		wire.stubFor(method("initialize").withHeader("Authorization", equalTo("Bearer new"))
+			.willReturn(okJson(initializeResult()).withHeader("Mcp-Session-Id", "session-A-0123456789")));
+		wire.stubFor(method("notifications/initialized").willReturn(aResponse().withStatus(202)));
+		wire.stubFor(method("ping").willReturn(okJson(result("{}"))));
+		AtomicInteger refreshes = new AtomicInteger();
+		McpCredentials credentials = new McpCredentials() {
+
+			private volatile String token = "old";
+
+			@Override
+			public void apply(HttpHeaders headers) {
+				headers.setBearerAuth(this.token);
+			}
+
+			@Override
+			public boolean refresh() {
+				refreshes.incrementAndGet();
+				this.token = "new";
+				return true;
+			}
+
+		};
+
+		client((b) -> b.credentials(credentials)).ping();
+
+		assertThat(refreshes).hasValue(1);
+		assertThat(posts("initialize")).hasSize(2);
+	}
+
+	@Test
+	void refusedCredentialsThatCannotBeRefreshedAreATypedError() {
+		wire.stubFor(method("initialize").willReturn(aResponse().withStatus(401)));
+
+		assertThatThrownBy(client((b) -> b.header("Authorization", "Bearer leaked?"))::ping)
+			.isInstanceOfSatisfying(McpAuthenticationException.class, (ex) -> {
+				assertThat(ex.status()).isEqualTo(401);
+				assertThat(ex.getMessage()).doesNotContain("leaked");
+			});
+	}
+
+	@Test
+	void aBrokenStreamIsResumedAfterTheRetryDelayTheServerAskedFor() {
+		stubSessionsAThenB();
+		wire.stubFor(method("tools/call", "session-A-0123456789").willReturn(aResponse()
+			.withHeader("Content-Type", "text/event-stream")
+			.withBody("id: prime-1\nretry: 400\ndata:\n\n")));
+		wire.stubFor(get(urlEqualTo("/mcp")).withHeader("Last-Event-ID", equalTo("prime-1"))
+			.withHeader("Mcp-Session-Id", equalTo("session-A-0123456789"))
+			.willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
+				.withBody("id: e-2\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"resumed\"}]}}\n\n")));
+
+		assertThat(client().callTool("delete_item", Map.of()).text()).isEqualTo("resumed");
+
+		// 2025-11-25 transports §Sending Messages rule 6: the client MUST respect retry.
+		LoggedRequest call = posts("tools/call").get(0);
+		LoggedRequest resume = wire.findAll(getRequestedFor(urlEqualTo("/mcp"))).get(0);
+		assertThat(resume.getLoggedDate().getTime() - call.getLoggedDate().getTime()).isGreaterThanOrEqualTo(400);
+		assertThat(posts("tools/call")).hasSize(1);
+	}
+
+	@Test
+	void aResumptionAnswered404ReissuesAReadShapedRequestInANewSession() {
+		stubSessionsAThenB();
+		wire.stubFor(method("resources/read", "session-A-0123456789").willReturn(aResponse()
+			.withHeader("Content-Type", "text/event-stream")
+			.withBody("id: prime-1\nretry: 10\ndata:\n\n")));
+		wire.stubFor(get(urlEqualTo("/mcp")).willReturn(aResponse().withStatus(404)));
+		wire.stubFor(method("resources/read", "session-B-0123456789")
+			.willReturn(okJson(result("{\"contents\":[{\"uri\":\"a://1\",\"text\":\"fresh\"}]}"))));
+
+		assertThat(client().readResource("a://1").contents().get(0).text()).isEqualTo("fresh");
+		assertThat(posts("initialize")).hasSize(2);
+	}
+
+	@Test
+	void keepaliveFindsAnExpiredSessionBeforeACallerDoes() {
+		stubSessionsAThenB();
+		wire.stubFor(method("ping", "session-B-0123456789").willReturn(okJson(result("{}"))));
+		wire.stubFor(method("tools/list", "session-A-0123456789").willReturn(okJson(result("{\"tools\":[]}"))));
+		client((b) -> b.keepaliveInterval(Duration.ofMillis(100))).listTools();
+		stubGone("session-A-0123456789", 404, "Session not found");
+
+		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(posts("initialize")).hasSize(2));
+		assertThat(this.events).filteredOn(McpSessionRecoveredEvent.class::isInstance).hasSize(1);
+	}
+
+	private static RecoveringExecutor executorOf(McpClient client) {
+		try {
+			java.lang.reflect.Field field = client.getClass().getDeclaredField("executor");
+			field.setAccessible(true);
+			return (RecoveringExecutor) field.get(client);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
