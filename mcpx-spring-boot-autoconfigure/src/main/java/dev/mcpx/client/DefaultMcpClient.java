@@ -35,6 +35,9 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class DefaultMcpClient implements McpClient {
 
+	/** Method prefixes that name the server capability they need. */
+	private static final Set<String> SERVER_CAPABILITIES = Set.of("tools", "prompts", "resources");
+
 	private final String name;
 
 	private final JsonRpc jsonRpc;
@@ -228,7 +231,24 @@ final class DefaultMcpClient implements McpClient {
 		if (this.closed) {
 			throw new McpException(this.name, "the client is closed", null);
 		}
+		requireCapability(method);
 		return this.executor.execute(new McpRequest(method, params, toolName, this.requestTimeout));
+	}
+
+	/**
+	 * Only capabilities the server declared are used (2025-11-25 basic/lifecycle
+	 * §Operation). The session is opened first if need be, to learn them.
+	 */
+	private void requireCapability(String method) {
+		int slash = method.indexOf('/');
+		String capability = (slash > 0) ? method.substring(0, slash) : null;
+		if (capability == null || !SERVER_CAPABILITIES.contains(capability)) {
+			return;
+		}
+		SessionState state = this.executor.connect();
+		if (!state.capabilities().has(capability)) {
+			throw new McpCapabilityException(this.name, method, capability);
+		}
 	}
 
 	private static void requireText(String value, String what) {

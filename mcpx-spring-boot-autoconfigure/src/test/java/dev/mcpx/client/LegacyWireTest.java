@@ -92,7 +92,7 @@ class LegacyWireTest {
 
 	private static void stubHandshake(String protocolVersion) {
 		wire.stubFor(method("initialize").willReturn(okJson(result("{\"protocolVersion\":\"" + protocolVersion
-				+ "\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"wire-server\",\"version\":\"9.9\"}}"))
+				+ "\",\"capabilities\":{\"tools\":{},\"prompts\":{},\"resources\":{}},\"serverInfo\":{\"name\":\"wire-server\",\"version\":\"9.9\"}}"))
 			.withHeader("Mcp-Session-Id", SESSION_ID)));
 		wire.stubFor(method("notifications/initialized").willReturn(aResponse().withStatus(202)));
 		wire.stubFor(method("notifications/cancelled").willReturn(aResponse().withStatus(202)));
@@ -178,13 +178,52 @@ class LegacyWireTest {
 	@Test
 	void aSessionIdOutsideVisibleAsciiIsRefusedAndNeverEchoed() {
 		wire.stubFor(method("initialize").willReturn(okJson(result("{\"protocolVersion\":\"2025-11-25\","
-				+ "\"capabilities\":{},\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}"))
+				+ "\"capabilities\":{\"tools\":{},\"prompts\":{},\"resources\":{}},\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}"))
 			.withHeader("Mcp-Session-Id", "bad id with spaces")));
 
 		assertThatThrownBy(this.client::ping).isInstanceOf(McpProtocolException.class)
 			.hasMessageContaining("visible ASCII")
 			.satisfies((ex) -> assertThat(ex.getMessage()).doesNotContain("bad id"));
 		assertThat(posts("notifications/initialized")).isEmpty();
+	}
+
+	@Test
+	void notificationsCarryNoId() {
+		stubHandshake("2025-11-25");
+		wire.stubFor(method("ping").willReturn(okJson(result("{}"))));
+		this.client.ping();
+
+		// 2025-11-25 basic §Notifications: notifications MUST NOT include an ID.
+		assertThat(json.readTree(posts("notifications/initialized").get(0).getBodyAsString()).has("id")).isFalse();
+		// basic §Requests: an ID that is a string or integer, never null.
+		assertThat(json.readTree(posts("ping").get(0).getBodyAsString()).path("id").isIntegralNumber()).isTrue();
+	}
+
+	@Test
+	void aFeatureTheServerDidNotDeclareIsNotRequested() {
+		wire.stubFor(method("initialize").willReturn(okJson(result("{\"protocolVersion\":\"2025-11-25\","
+				+ "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}"))
+			.withHeader("Mcp-Session-Id", SESSION_ID)));
+		wire.stubFor(method("notifications/initialized").willReturn(aResponse().withStatus(202)));
+
+		// 2025-11-25 basic/lifecycle §Operation: only negotiated capabilities are used.
+		assertThatThrownBy(this.client::listPrompts).isInstanceOfSatisfying(McpCapabilityException.class,
+				(ex) -> assertThat(ex.capability()).isEqualTo("prompts"));
+		assertThat(posts("prompts/list")).isEmpty();
+	}
+
+	@Test
+	void aTimedOutInitializeIsNeverCancelled() {
+		wire.stubFor(method("initialize").willReturn(okJson(result("{}")).withFixedDelay(3000)));
+		wire.stubFor(method("notifications/cancelled").willReturn(aResponse().withStatus(202)));
+		try (McpClient impatient = McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp"))
+			.handshakeTimeout(Duration.ofMillis(300))
+			.build()) {
+			assertThatThrownBy(impatient::ping).isInstanceOf(McpTimeoutException.class)
+				.hasMessageContaining("initialize");
+		}
+		// 2025-11-25 basic/utilities/cancellation: the initialize request MUST NOT be cancelled.
+		assertThat(posts("notifications/cancelled")).isEmpty();
 	}
 
 	// --- responses ----------------------------------------------------------------

@@ -78,8 +78,13 @@ public final class RecoveringExecutor implements RequestExecutor {
 	}
 
 	@Override
+	public SessionState connect() {
+		return open();
+	}
+
+	@Override
 	public JsonNode execute(McpRequest request) {
-		SessionState state = open(request);
+		SessionState state = open();
 		try {
 			return attempt(state, request);
 		}
@@ -233,7 +238,7 @@ public final class RecoveringExecutor implements RequestExecutor {
 		return failure instanceof McpHttpStatusException status && (status.status() == 401 || status.status() == 403);
 	}
 
-	private SessionState open(McpRequest request) {
+	private SessionState open() {
 		try {
 			return this.session.open();
 		}

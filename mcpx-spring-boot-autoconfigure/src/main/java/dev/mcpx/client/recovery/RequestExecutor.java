@@ -1,13 +1,19 @@
 package dev.mcpx.client.recovery;
 
+import dev.mcpx.client.session.SessionState;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The single choke point every request of a client passes through on its way to the
  * session; the place where recovery wraps the attempt.
  */
-@FunctionalInterface
 public interface RequestExecutor {
+
+	/**
+	 * Opens the session if it is not open yet, as the first request would.
+	 * @return the current session
+	 */
+	SessionState connect();
 
 	/**
 	 * Executes the request and returns its result.

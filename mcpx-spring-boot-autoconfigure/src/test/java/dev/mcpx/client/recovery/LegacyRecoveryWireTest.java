@@ -96,7 +96,7 @@ class LegacyRecoveryWireTest {
 	}
 
 	private static String initializeResult() {
-		return result("{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"serverInfo\":{\"name\":\"w\",\"version\":\"1\"}}");
+		return result("{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{},\"prompts\":{},\"resources\":{}},\"serverInfo\":{\"name\":\"w\",\"version\":\"1\"}}");
 	}
 
 	/** The first initialize opens session A, every later one session B. */
@@ -316,6 +316,9 @@ class LegacyRecoveryWireTest {
 		LoggedRequest call = posts("tools/call").get(0);
 		LoggedRequest resume = wire.findAll(getRequestedFor(urlEqualTo("/mcp"))).get(0);
 		assertThat(resume.getLoggedDate().getTime() - call.getLoggedDate().getTime()).isGreaterThanOrEqualTo(400);
+		// §Listening for Messages: a GET lists text/event-stream in Accept.
+		assertThat(resume.getHeader("Accept")).contains("text/event-stream");
+		assertThat(resume.getHeader("MCP-Protocol-Version")).isEqualTo("2025-11-25");
 		assertThat(posts("tools/call")).hasSize(1);
 	}
 
@@ -341,8 +344,11 @@ class LegacyRecoveryWireTest {
 		client((b) -> b.keepaliveInterval(Duration.ofMillis(100))).listTools();
 		stubGone("session-A-0123456789", 404, "Session not found");
 
-		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(posts("initialize")).hasSize(2));
-		assertThat(this.events).filteredOn(McpSessionRecoveredEvent.class::isInstance).hasSize(1);
+		// Nobody calls: the keepalive's ping meets the 404 and recovers the session.
+		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+			assertThat(this.events).filteredOn(McpSessionRecoveredEvent.class::isInstance).hasSize(1);
+			assertThat(posts("initialize")).hasSize(2);
+		});
 	}
 
 	private static RecoveringExecutor executorOf(McpClient client) {
