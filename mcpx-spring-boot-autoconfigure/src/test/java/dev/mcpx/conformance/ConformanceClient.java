@@ -67,10 +67,12 @@ public final class ConformanceClient {
 			case "initialize" -> ConformanceClient::initialize;
 			case "tools_call" -> ConformanceClient::toolsCall;
 			case "sse-retry" -> ConformanceClient::sseRetry;
+			case "json-schema-2020-12-preservation" -> ConformanceClient::jsonSchemaPreservation;
 			default -> null;
 		};
 		if (body == null) {
-			System.err.println("unknown scenario '" + scenario + "'; supported: initialize, tools_call, sse-retry");
+			System.err.println("unknown scenario '" + scenario + "'; supported: initialize, tools_call, sse-retry, "
+					+ "json-schema-2020-12-preservation");
 			return USAGE;
 		}
 		String url = args[args.length - 1];
@@ -104,15 +106,15 @@ public final class ConformanceClient {
 	}
 
 	/**
-	 * {@code initialize}: the handshake (2025-11-25 basic/lifecycle §Initialization), then one
-	 * request in the session.
+	 * {@code initialize}: the handshake (2025-11-25 basic/lifecycle §Initialization), then a
+	 * {@code ping} in the session. Not {@code tools/list}: this scenario's server declares no
+	 * capabilities, and the client sends no request the server did not declare.
 	 */
 	private static void initialize(McpClient client) {
-		System.out.println("listing tools (runs initialize + notifications/initialized first)");
-		List<Tool> tools = client.listTools();
+		System.out.println("pinging (runs initialize + notifications/initialized first)");
+		client.ping();
 		System.out.println("negotiated protocol version " + client.protocolVersion().orElse("?") + ", server "
-				+ client.serverInfo().map((info) -> info.name() + " " + info.version()).orElse("?") + ", "
-				+ tools.size() + " tool(s)");
+				+ client.serverInfo().map((info) -> info.name() + " " + info.version()).orElse("?"));
 		check(client.protocolVersion().isPresent(), "no protocol version negotiated");
 	}
 
@@ -146,6 +148,27 @@ public final class ConformanceClient {
 		check(!result.isError(), "test_reconnection reported an error: " + result.text());
 		check(result.text().contains("Reconnection test completed successfully"),
 				"unexpected test_reconnection result '" + result.text() + "'");
+	}
+
+	/**
+	 * {@code json-schema-2020-12-preservation}: list the tools, send the input schema of
+	 * {@code json_schema_2020_12_tool} back, as received, through {@code json_schema_echo}; the
+	 * server checks that {@code $schema}, {@code $defs} and {@code additionalProperties} survived
+	 * the client's parsing (2025-11-25 server/tools §Tool, {@code inputSchema}; SEP-1613).
+	 */
+	private static void jsonSchemaPreservation(McpClient client) {
+		List<Tool> tools = client.listTools();
+		System.out.println("tools: " + tools.stream().map(Tool::name).toList());
+		Tool focal = tools.stream()
+			.filter((tool) -> tool.name().equals("json_schema_2020_12_tool"))
+			.findFirst()
+			.orElseThrow(() -> new ScenarioFailure("the server lists no json_schema_2020_12_tool"));
+		check(focal.inputSchema() != null && focal.inputSchema().isObject(),
+				"json_schema_2020_12_tool has no input schema object: " + focal.inputSchema());
+		System.out.println("echoing the input schema of json_schema_2020_12_tool: " + focal.inputSchema());
+		CallToolResult result = client.callTool("json_schema_echo", Map.of("schema", focal.inputSchema()));
+		System.out.println("result (isError " + result.isError() + "): " + result.text());
+		check(!result.isError(), "json_schema_echo reported an error: " + result.text());
 	}
 
 	private static void check(boolean condition, String message) {

@@ -46,19 +46,29 @@ import static org.assertj.core.api.Assertions.fail;
  * <li>{@code sse-retry}: the server closes the {@code tools/call} SSE stream after a priming
  * event with {@code retry: 500}; the client must reconnect with GET, no earlier than the retry
  * time (MUST), sending {@code Last-Event-ID} (SHOULD) (2025-11-25 basic/transports §Sending
- * Messages to the Server, rule 6; §Resumability and Redelivery, rule 2).</li>
+ * Messages to the Server, rule 6; §Resumability and Redelivery, rule 2);</li>
+ * <li>{@code json-schema-2020-12-preservation}: the client lists tools and sends the input
+ * schema of {@code json_schema_2020_12_tool} back verbatim through {@code json_schema_echo};
+ * {@code $schema}, {@code $defs} and {@code additionalProperties} must survive its parsing
+ * (2025-11-25 server/tools §Tool, {@code inputSchema}; SEP-1613; the SEP-2106 keyword checks are
+ * SKIPPED, not failed, at 2025-11-25 when missing).</li>
  * </ul>
  * The suite runs a command it is given, appending the scenario server's URL; here that command
  * is {@code <java.home>/bin/java -cp @<argfile> dev.mcpx.conformance.ConformanceClient}, the
  * argument file holding this test's own classpath. It writes its verdict per check to
- * {@code <output-dir>/<scenario>-<timestamp>/checks.json}; the suite fails a run on any
- * {@code FAILURE} or {@code WARNING} check, a client timeout, or a non-zero client exit, and so
- * does this test.
+ * {@code <output-dir>/<scenario>-<timestamp>/checks.json}, beside the client's
+ * {@code stdout.txt} and {@code stderr.txt} (here under
+ * {@code target/conformance/<pid>/<scenario>/}, with the suite's own output in
+ * {@code conformance.log}). The suite fails a run on any {@code FAILURE} or {@code WARNING}
+ * check, a client timeout, or a non-zero client exit, and so does this test.
  */
 class LegacyConformanceTest {
 
 	/** The suite's CLI inside {@code src/test/node}: the package's {@code bin}. */
 	private static final String CONFORMANCE_CLI = "node_modules/@modelcontextprotocol/conformance/dist/index.js";
+
+	/** The legacy revision the scenarios run at; a scenario not defined at it is skipped, and fails here. */
+	private static final String SPEC_VERSION = "2025-11-25";
 
 	/** The npm package {@code node@22} ships this binary; the suite needs Node 22, not 20. */
 	private static final String NODE_22 = "node_modules/.bin/node";
@@ -72,20 +82,20 @@ class LegacyConformanceTest {
 	private static final JsonMapper JSON = JsonMapper.shared();
 
 	@ParameterizedTest(name = "{0}")
-	@ValueSource(strings = { "initialize", "tools_call", "sse-retry" })
+	@ValueSource(strings = { "initialize", "tools_call", "sse-retry", "json-schema-2020-12-preservation" })
 	void legacyClientScenarioPasses(String scenario) throws Exception {
-		Path target = targetDirectory();
-		Path outputDir = target.resolve("conformance").resolve(scenario);
+		Path runDir = runDirectory();
+		Path outputDir = runDir.resolve(scenario);
 		deleteRecursively(outputDir);
 		Files.createDirectories(outputDir);
-		String clientCommand = clientCommand(target);
+		String clientCommand = clientCommand(runDir);
 
 		Path nodeDir = NodePeer.nodeDirectory();
 		Path node = nodeDir.resolve(NODE_22);
 		assertThat(node).as("the Node 22 binary of the npm package 'node' (run npm install in %s)", nodeDir)
 			.isExecutable();
 		List<String> command = List.of(node.toString(), CONFORMANCE_CLI, "client", "--command", clientCommand,
-				"--scenario", scenario, "-o", outputDir.toString());
+				"--scenario", scenario, "--spec-version", SPEC_VERSION, "-o", outputDir.toString());
 		Path log = outputDir.resolve("conformance.log");
 		Process process = new ProcessBuilder(command).directory(nodeDir.toFile())
 			.redirectErrorStream(true)
@@ -107,7 +117,8 @@ class LegacyConformanceTest {
 
 		String output = read(log);
 		Path checksFile = checksFile(outputDir);
-		assertThat(checksFile).as("checks.json of scenario %s; suite output:%n%s", scenario, output).isNotNull();
+		assertThat(checksFile).as("checks.json of scenario %s (none when the suite skips it); suite output:%n%s",
+				scenario, output).isNotNull();
 		JsonNode checks = JSON.readTree(checksFile.toFile());
 		List<String> bad = new ArrayList<>();
 		int successes = 0;
@@ -133,9 +144,8 @@ class LegacyConformanceTest {
 	 * The command the suite runs, a single string it splits at spaces and hands to a shell with
 	 * the server URL appended: so every path is single-quoted for the shell.
 	 */
-	private static String clientCommand(Path target) throws IOException {
-		Path argFile = target.resolve("conformance").resolve("client-classpath.argfile");
-		Files.createDirectories(argFile.getParent());
+	private static String clientCommand(Path runDir) throws IOException {
+		Path argFile = runDir.resolve("client-classpath.argfile");
 		String classpath = String.join(File.pathSeparator, testClasspath());
 		// a Java argument file: one quoted token, backslashes escaped (Windows paths)
 		Files.writeString(argFile, "\"" + classpath.replace("\\", "\\\\").replace("\"", "\\\"") + "\"\n",
@@ -200,9 +210,15 @@ class LegacyConformanceTest {
 		}
 	}
 
-	/** {@code target/}: the parent of {@code target/test-classes}, where this class was loaded from. */
-	private static Path targetDirectory() {
-		return Path.of(codeSource(LegacyConformanceTest.class)).getParent();
+	/**
+	 * {@code target/conformance/<pid>/}: {@code target/} is the parent of
+	 * {@code target/test-classes}, where this class was loaded from; the process id keeps two
+	 * builds running at once in one work tree (or parallel forks) out of each other's files.
+	 */
+	private static Path runDirectory() throws IOException {
+		Path target = Path.of(codeSource(LegacyConformanceTest.class)).getParent();
+		return Files.createDirectories(
+				target.resolve("conformance").resolve(Long.toString(ProcessHandle.current().pid())));
 	}
 
 	private static Path checksFile(Path outputDir) throws IOException {
