@@ -16,6 +16,7 @@ import dev.mcpx.autoconfigure.McpxProperties.Protocol;
 import dev.mcpx.autoconfigure.McpxProperties.Recovery;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
+import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.recovery.RecoveryPolicy;
 import dev.mcpx.client.recovery.ToolReplay;
 
@@ -62,13 +63,10 @@ public final class McpClientConfigurer {
 		String prefix = "mcpx.clients." + name + ".";
 		URI url = validUrl(prefix + "url", client.getUrl());
 		Protocol protocol = orDefault(client.getProtocol(), defaults.getProtocol());
-		if (protocol == Protocol.MODERN) {
-			throw new InvalidMcpxPropertyException(prefix + "protocol",
-					"'modern' (MCP 2026-07-28) is not supported yet; use 'legacy' or 'auto'");
-		}
 		Duration connectTimeout = positive(prefix + "connect-timeout",
 				orDefault(client.getConnectTimeout(), defaults.getConnectTimeout()));
 		McpClientBuilder builder = McpClient.builder(name, url)
+			.protocol(ProtocolMode.valueOf(protocol.name()))
 			.requestTimeout(positive(prefix + "request-timeout",
 					orDefault(client.getRequestTimeout(), defaults.getRequestTimeout())))
 			.connectTimeout(connectTimeout)

@@ -21,6 +21,7 @@ import org.springframework.web.client.RestClient;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.McpClients;
+import dev.mcpx.client.McpInputHandler;
 import dev.mcpx.client.recovery.ReplayGate;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -30,7 +31,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Clients connect on first use, so the application starts while an upstream is down.
  * Their recovery events are published as application events; a {@link ReplayGate} bean
  * replaces the default replay decision, a {@link McpCredentialsProvider} bean supplies
- * refreshable credentials, and {@link McpClientCustomizer} beans adjust each builder.
+ * refreshable credentials, a {@link McpInputHandler} bean answers the input modern servers
+ * ask for, and {@link McpClientCustomizer} beans adjust each builder.
  */
 @AutoConfiguration(after = RestClientAutoConfiguration.class,
 		afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
@@ -45,12 +47,14 @@ public final class McpxAutoConfiguration {
 			ObjectProvider<ClientHttpRequestFactoryBuilder<?>> requestFactoryBuilder,
 			ObjectProvider<HttpClientSettings> httpClientSettings, ObjectProvider<JsonMapper> jsonMapper,
 			ObjectProvider<ReplayGate> replayGate, ObjectProvider<McpCredentialsProvider> credentials,
+			ObjectProvider<McpInputHandler> inputHandler,
 			ApplicationEventPublisher eventPublisher) {
 		List<McpClientCustomizer> ordered = new ArrayList<>();
 		// Recovery events become application events, for @EventListener methods.
 		ordered.add((name, builder) -> builder.eventListener(eventPublisher::publishEvent));
 		jsonMapper.ifAvailable((mapper) -> ordered.add((name, builder) -> builder.jsonMapper(mapper)));
 		replayGate.ifAvailable((gate) -> ordered.add((name, builder) -> builder.replayGate(gate)));
+		inputHandler.ifAvailable((handler) -> ordered.add((name, builder) -> builder.inputHandler(handler)));
 		credentials.ifAvailable((provider) -> ordered.add((name, builder) -> builder.credentials(provider.credentials(name))));
 		customizers.orderedStream().forEach(ordered::add);
 		ClientHttpRequestFactoryBuilder<?> factoryBuilder = http11(

@@ -9,6 +9,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.GetPromptResult;
 import dev.mcpx.client.model.Implementation;
@@ -20,10 +23,11 @@ import dev.mcpx.client.model.Tool;
 import dev.mcpx.client.protocol.JsonRpc;
 import dev.mcpx.client.protocol.McpMethods;
 import dev.mcpx.client.protocol.ResultMapper;
-import dev.mcpx.client.recovery.McpRequest;
+import dev.mcpx.client.protocol.ToolHeaders;
+import dev.mcpx.client.session.McpRequest;
 import dev.mcpx.client.recovery.RequestExecutor;
-import dev.mcpx.client.recovery.ToolAnnotationsRegistry;
-import dev.mcpx.client.session.LegacySession;
+import dev.mcpx.client.recovery.ToolRegistry;
+import dev.mcpx.client.session.ProtocolSession;
 import dev.mcpx.client.session.SessionState;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -35,6 +39,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class DefaultMcpClient implements McpClient {
 
+	private static final Log logger = LogFactory.getLog(DefaultMcpClient.class);
+
 	/** Method prefixes that name the server capability they need. */
 	private static final Set<String> SERVER_CAPABILITIES = Set.of("tools", "prompts", "resources");
 
@@ -42,11 +48,11 @@ final class DefaultMcpClient implements McpClient {
 
 	private final JsonRpc jsonRpc;
 
-	private final LegacySession session;
+	private final ProtocolSession session;
 
 	private final RequestExecutor executor;
 
-	private final ToolAnnotationsRegistry annotations;
+	private final ToolRegistry tools;
 
 	private final Duration requestTimeout;
 
@@ -55,16 +61,16 @@ final class DefaultMcpClient implements McpClient {
 
 	private volatile boolean closed;
 
-	DefaultMcpClient(String name, JsonRpc jsonRpc, LegacySession session, RequestExecutor executor,
-			ToolAnnotationsRegistry annotations, Duration requestTimeout) {
+	DefaultMcpClient(String name, JsonRpc jsonRpc, ProtocolSession session, RequestExecutor executor,
+			ToolRegistry tools, Duration requestTimeout) {
 		this.name = name;
 		this.jsonRpc = jsonRpc;
 		this.session = session;
 		this.executor = executor;
-		this.annotations = annotations;
+		this.tools = tools;
 		this.requestTimeout = requestTimeout;
-		// The replay gate's evidence: when a tool's annotations are unknown, list tools.
-		annotations.listWith(this::listTools);
+		// The replay gate's evidence and the modern call headers: an unknown tool is listed.
+		tools.listWith(this::listTools);
 	}
 
 	/**
@@ -82,9 +88,28 @@ final class DefaultMcpClient implements McpClient {
 
 	@Override
 	public List<Tool> listTools() {
-		List<Tool> tools = listAll(McpMethods.TOOLS_LIST, "tools", ResultMapper::tool);
-		this.annotations.remember(tools);
-		return tools;
+		List<Tool> listed = listAll(McpMethods.TOOLS_LIST, "tools", ResultMapper::tool);
+		this.tools.remember(listed);
+		return (currentEra() == ProtocolEra.MODERN) ? withoutInvalidHeaders(listed) : listed;
+	}
+
+	/**
+	 * A tool whose {@code x-mcp-header} declarations are invalid is left out of the listing
+	 * and never called (2026-07-28 transports/streamable-http §Schema Extension).
+	 */
+	private List<Tool> withoutInvalidHeaders(List<Tool> listed) {
+		List<Tool> valid = new ArrayList<>(listed.size());
+		for (Tool tool : listed) {
+			ToolHeaders headers = this.tools.headers(tool.name());
+			if (headers.isValid()) {
+				valid.add(tool);
+			}
+			else {
+				logger.warn("[" + this.name + "] left tool '" + tool.name() + "' out of the listing: "
+						+ headers.invalidReason());
+			}
+		}
+		return List.copyOf(valid);
 	}
 
 	@Override
@@ -92,8 +117,18 @@ final class DefaultMcpClient implements McpClient {
 		requireText(toolName, "tool name");
 		ObjectNode params = this.jsonRpc.object();
 		params.put("name", toolName);
-		params.set("arguments", this.jsonRpc.mapper().valueToTree((arguments != null) ? arguments : Map.of()));
-		return ResultMapper.callToolResult(send(McpMethods.TOOLS_CALL, params, toolName));
+		JsonNode args = this.jsonRpc.mapper().valueToTree((arguments != null) ? arguments : Map.of());
+		params.set("arguments", args);
+		Map<String, String> headers = Map.of();
+		if (this.executor.connect().era() == ProtocolEra.MODERN) {
+			ToolHeaders declared = this.tools.headers(toolName);
+			if (!declared.isValid()) {
+				throw new McpProtocolException(this.name, "tool '" + toolName + "' declares invalid x-mcp-header "
+						+ "parameters (" + declared.invalidReason() + "); it was not called", null);
+			}
+			headers = declared.headersFor(args);
+		}
+		return ResultMapper.callToolResult(send(McpMethods.TOOLS_CALL, params, toolName, headers));
 	}
 
 	@Override
@@ -131,14 +166,16 @@ final class DefaultMcpClient implements McpClient {
 		return ResultMapper.readResourceResult(send(McpMethods.RESOURCES_READ, params, null));
 	}
 
+	/** A modern server has no {@code ping}; {@code server/discover} is its cheapest request. */
 	@Override
 	public void ping() {
-		send(McpMethods.PING, null, null);
+		boolean modern = this.executor.connect().era() == ProtocolEra.MODERN;
+		send(modern ? McpMethods.SERVER_DISCOVER : McpMethods.PING, null, null);
 	}
 
 	@Override
 	public Optional<ProtocolEra> era() {
-		return Optional.ofNullable(this.session.current()).map((state) -> ProtocolEra.LEGACY);
+		return Optional.ofNullable(this.session.current()).map(SessionState::era);
 	}
 
 	@Override
@@ -228,11 +265,20 @@ final class DefaultMcpClient implements McpClient {
 	}
 
 	private JsonNode send(String method, JsonNode params, String toolName) {
+		return send(method, params, toolName, Map.of());
+	}
+
+	private JsonNode send(String method, JsonNode params, String toolName, Map<String, String> headers) {
 		if (this.closed) {
 			throw new McpException(this.name, "the client is closed", null);
 		}
 		requireCapability(method);
-		return this.executor.execute(new McpRequest(method, params, toolName, this.requestTimeout));
+		return this.executor.execute(new McpRequest(method, params, toolName, this.requestTimeout, headers));
+	}
+
+	private ProtocolEra currentEra() {
+		SessionState state = this.session.current();
+		return (state != null) ? state.era() : null;
 	}
 
 	/**
@@ -246,7 +292,8 @@ final class DefaultMcpClient implements McpClient {
 			return;
 		}
 		SessionState state = this.executor.connect();
-		if (!state.capabilities().has(capability)) {
+		// Modern servers declare capabilities only through an optional discovery.
+		if (state.era() == ProtocolEra.LEGACY && !state.capabilities().has(capability)) {
 			throw new McpCapabilityException(this.name, method, capability);
 		}
 	}

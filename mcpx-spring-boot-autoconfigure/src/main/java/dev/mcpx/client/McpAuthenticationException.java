@@ -14,7 +14,7 @@ public class McpAuthenticationException extends McpHttpStatusException {
 	 * @param cause the refusal, or {@code null}
 	 */
 	public McpAuthenticationException(String upstream, String method, int status, Throwable cause) {
-		super(upstream, method, status, null, null, cause);
+		super(upstream, method, status, null, null, null, cause);
 	}
 
 }

@@ -15,6 +15,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
+import dev.mcpx.client.event.McpEraDetectedEvent;
 import dev.mcpx.client.event.McpEventListener;
 import dev.mcpx.client.event.McpEvents;
 import dev.mcpx.client.model.Implementation;
@@ -24,7 +25,10 @@ import dev.mcpx.client.recovery.Keepalive;
 import dev.mcpx.client.recovery.RecoveringExecutor;
 import dev.mcpx.client.recovery.RecoveryPolicy;
 import dev.mcpx.client.recovery.ReplayGate;
-import dev.mcpx.client.recovery.ToolAnnotationsRegistry;
+import dev.mcpx.client.recovery.ToolRegistry;
+import dev.mcpx.client.session.EraDetectingSession;
+import dev.mcpx.client.session.ModernSession;
+import dev.mcpx.client.session.ProtocolSession;
 import dev.mcpx.client.session.BackgroundTasks;
 import dev.mcpx.client.session.JsonRpcExchange;
 import dev.mcpx.client.session.LegacySession;
@@ -96,6 +100,10 @@ public final class McpClientBuilder {
 	private McpCredentials credentials;
 
 	private Duration keepaliveInterval;
+
+	private ProtocolMode protocol = ProtocolMode.AUTO;
+
+	private McpInputHandler inputHandler;
 
 	McpClientBuilder(String name, URI url) {
 		if (name == null || name.isBlank()) {
@@ -267,6 +275,27 @@ public final class McpClientBuilder {
 	}
 
 	/**
+	 * Sets the protocol era to speak.
+	 * @param protocol the mode; default {@link ProtocolMode#AUTO}
+	 * @return this builder
+	 */
+	public McpClientBuilder protocol(ProtocolMode protocol) {
+		this.protocol = Objects.requireNonNull(protocol, "protocol");
+		return this;
+	}
+
+	/**
+	 * Answers the input a modern server asks for in the middle of a request. Without one,
+	 * such a request fails with {@link McpInputRequiredException}.
+	 * @param inputHandler the handler
+	 * @return this builder
+	 */
+	public McpClientBuilder inputHandler(McpInputHandler inputHandler) {
+		this.inputHandler = inputHandler;
+		return this;
+	}
+
+	/**
 	 * Builds the client. It connects on first use.
 	 * @return the client
 	 */
@@ -282,18 +311,20 @@ public final class McpClientBuilder {
 		Map<String, String> fixedHeaders = Map.copyOf(this.headers);
 		Consumer<HttpHeaders> provider = this.headersProvider;
 		McpCredentials creds = this.credentials;
-		LegacySession session = new LegacySession(settings, exchange, (h) -> {
+		Consumer<HttpHeaders> baseHeaders = (h) -> {
 			fixedHeaders.forEach(h::set);
 			provider.accept(h);
 			if (creds != null) {
 				creds.apply(h);
 			}
-		}, this.recoveryPolicy.brokenStream() ? this.recoveryPolicy.resumptionAttempts() : 0);
-		ToolAnnotationsRegistry annotations = new ToolAnnotationsRegistry();
+		};
+		McpEvents events = new McpEvents(this.eventListeners);
+		ProtocolSession session = session(settings, exchange, baseHeaders, events);
+		ToolRegistry tools = new ToolRegistry();
 		ReplayGate gate = (this.replayGate != null) ? this.replayGate : new DefaultReplayGate(this.recoveryPolicy);
-		RecoveringExecutor executor = new RecoveringExecutor(this.name, session, this.recoveryPolicy, gate,
-				annotations, new McpEvents(this.eventListeners), creds);
-		DefaultMcpClient client = new DefaultMcpClient(this.name, jsonRpc, session, executor, annotations,
+		RecoveringExecutor executor = new RecoveringExecutor(this.name, session, this.recoveryPolicy, gate, tools,
+				events, creds);
+		DefaultMcpClient client = new DefaultMcpClient(this.name, jsonRpc, session, executor, tools,
 				this.requestTimeout);
 		Keepalive keepalive = (this.keepaliveInterval != null)
 				? new Keepalive(this.name, this.keepaliveInterval, () -> session.current() != null, client::ping) : null;
@@ -305,6 +336,19 @@ public final class McpClientBuilder {
 			background.close();
 		});
 		return client;
+	}
+
+	private ProtocolSession session(SessionSettings settings, JsonRpcExchange exchange,
+			Consumer<HttpHeaders> baseHeaders, McpEvents events) {
+		int resumptionAttempts = this.recoveryPolicy.brokenStream() ? this.recoveryPolicy.resumptionAttempts() : 0;
+		LegacySession legacy = new LegacySession(settings, exchange, baseHeaders, resumptionAttempts);
+		ModernSession modern = new ModernSession(settings, exchange, baseHeaders, this.inputHandler);
+		return switch (this.protocol) {
+			case LEGACY -> legacy;
+			case MODERN -> modern;
+			case AUTO -> new EraDetectingSession(this.name, legacy, modern, (state, previous) -> events.publish(
+					new McpEraDetectedEvent(this.name, state.era(), state.protocolVersion(), previous)));
+		};
 	}
 
 	private RestClient restClient() {

@@ -1,5 +1,7 @@
 package dev.mcpx.client;
 
+import tools.jackson.databind.JsonNode;
+
 /**
  * The server answered with an HTTP status the protocol does not expect. The message holds
  * the status and, when the body was a JSON-RPC error, its code and message; never a
@@ -13,6 +15,8 @@ public class McpHttpStatusException extends McpException {
 
 	private final String jsonRpcMessage;
 
+	private final JsonNode jsonRpcData;
+
 	/**
 	 * Creates an exception for an unexpected HTTP status.
 	 * @param upstream the upstream name
@@ -23,7 +27,21 @@ public class McpHttpStatusException extends McpException {
 	 */
 	public McpHttpStatusException(String upstream, String method, int status, Integer jsonRpcCode,
 			String jsonRpcMessage) {
-		this(upstream, method, status, jsonRpcCode, jsonRpcMessage, null);
+		this(upstream, method, status, jsonRpcCode, jsonRpcMessage, (JsonNode) null);
+	}
+
+	/**
+	 * Creates an exception for an unexpected HTTP status whose body held a JSON-RPC error.
+	 * @param upstream the upstream name
+	 * @param method the method of the failed request
+	 * @param status the HTTP status code
+	 * @param jsonRpcCode the JSON-RPC error code found in the body, or {@code null}
+	 * @param jsonRpcMessage the JSON-RPC error message found in the body, or {@code null}
+	 * @param jsonRpcData the JSON-RPC error's data, or {@code null}
+	 */
+	public McpHttpStatusException(String upstream, String method, int status, Integer jsonRpcCode,
+			String jsonRpcMessage, JsonNode jsonRpcData) {
+		this(upstream, method, status, jsonRpcCode, jsonRpcMessage, jsonRpcData, null);
 	}
 
 	/**
@@ -33,16 +51,18 @@ public class McpHttpStatusException extends McpException {
 	 * @param status the HTTP status code
 	 * @param jsonRpcCode the JSON-RPC error code found in the body, or {@code null}
 	 * @param jsonRpcMessage the JSON-RPC error message found in the body, or {@code null}
+	 * @param jsonRpcData the JSON-RPC error's data, or {@code null}
 	 * @param cause an earlier failure, or {@code null}
 	 */
 	protected McpHttpStatusException(String upstream, String method, int status, Integer jsonRpcCode,
-			String jsonRpcMessage, Throwable cause) {
+			String jsonRpcMessage, JsonNode jsonRpcData, Throwable cause) {
 		super(upstream, method + " failed with HTTP " + status
 				+ ((jsonRpcCode != null) ? " (JSON-RPC error " + jsonRpcCode + ": " + jsonRpcMessage + ")" : ""),
 				cause);
 		this.status = status;
 		this.jsonRpcCode = jsonRpcCode;
 		this.jsonRpcMessage = jsonRpcMessage;
+		this.jsonRpcData = jsonRpcData;
 	}
 
 	/**
@@ -67,6 +87,14 @@ public class McpHttpStatusException extends McpException {
 	 */
 	public String jsonRpcMessage() {
 		return this.jsonRpcMessage;
+	}
+
+	/**
+	 * The data of the JSON-RPC error carried in the body, if any.
+	 * @return the data, or {@code null}
+	 */
+	public JsonNode jsonRpcData() {
+		return this.jsonRpcData;
 	}
 
 }

@@ -107,12 +107,13 @@ class McpxAutoConfigurationTests {
 	}
 
 	@Test
-	void theModernProtocolFailsStartupUntilItIsSupported() {
-		this.contextRunner
-			.withPropertyValues("mcpx.clients.weather.url=http://127.0.0.1:1/mcp", "mcpx.clients.weather.protocol=modern")
-			.run((context) -> assertThat(analysis(context.getStartupFailure()).getDescription())
-				.contains("mcpx.clients.weather.protocol")
-				.contains("modern"));
+	void everyProtocolModeIsAccepted() {
+		for (String mode : List.of("auto", "legacy", "modern", "MODERN")) {
+			this.contextRunner
+				.withPropertyValues("mcpx.clients.weather.url=http://127.0.0.1:1/mcp",
+						"mcpx.clients.weather.protocol=" + mode)
+				.run((context) -> assertThat(context).hasNotFailed());
+		}
 	}
 
 	@Test

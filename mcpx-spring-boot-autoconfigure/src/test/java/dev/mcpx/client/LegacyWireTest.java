@@ -74,7 +74,7 @@ class LegacyWireTest {
 	}
 
 	private static McpClient client(Duration timeout) {
-		return McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp"))
+		return McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp")).protocol(ProtocolMode.LEGACY)
 			.header("Authorization", SECRET)
 			.requestTimeout(timeout)
 			.build();
@@ -216,7 +216,7 @@ class LegacyWireTest {
 	void aTimedOutInitializeIsNeverCancelled() {
 		wire.stubFor(method("initialize").willReturn(okJson(result("{}")).withFixedDelay(3000)));
 		wire.stubFor(method("notifications/cancelled").willReturn(aResponse().withStatus(202)));
-		try (McpClient impatient = McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp"))
+		try (McpClient impatient = McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp")).protocol(ProtocolMode.LEGACY)
 			.handshakeTimeout(Duration.ofMillis(300))
 			.build()) {
 			assertThatThrownBy(impatient::ping).isInstanceOf(McpTimeoutException.class)
@@ -232,7 +232,7 @@ class LegacyWireTest {
 	void eventStreamMessagesBeforeTheResponseAreDispatchedAndServerPingIsAnswered() {
 		stubHandshake("2025-11-25");
 		List<String> notifications = new CopyOnWriteArrayList<>();
-		McpClient listening = McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp"))
+		McpClient listening = McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp")).protocol(ProtocolMode.LEGACY)
 			.notificationListener((upstream, method, params) -> notifications.add(method))
 			.build();
 		wire.stubFor(post(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.id", equalTo("srv-1")))
@@ -387,7 +387,7 @@ class LegacyWireTest {
 	void aBodyLargerThanTheLimitIsRefused() {
 		stubHandshake("2025-11-25");
 		wire.stubFor(method("ping").willReturn(okJson(result("{\"pad\":\"" + "x".repeat(4096) + "\"}"))));
-		try (McpClient small = McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp")).maxMessageBytes(1024).build()) {
+		try (McpClient small = McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp")).protocol(ProtocolMode.LEGACY).maxMessageBytes(1024).build()) {
 			assertThatThrownBy(small::ping).isInstanceOf(McpProtocolException.class).hasMessageContaining("1024 bytes");
 		}
 	}

@@ -19,6 +19,17 @@ public enum ReplayCause {
 	/**
 	 * The server refused the request's credentials (HTTP 401) before running it.
 	 */
-	CREDENTIALS_REFRESHED
+	CREDENTIALS_REFRESHED,
+
+	/**
+	 * The server refused the request's protocol version before running it; the client
+	 * picked a version both support.
+	 */
+	VERSION_RENEGOTIATED,
+
+	/**
+	 * The server turned out to speak the other protocol era; the client detected it again.
+	 */
+	ERA_CHANGED
 
 }

@@ -13,6 +13,8 @@ public final class McpMethods {
 
 	public static final String PING = "ping";
 
+	public static final String SERVER_DISCOVER = "server/discover";
+
 	public static final String TOOLS_LIST = "tools/list";
 
 	public static final String TOOLS_CALL = "tools/call";

@@ -14,6 +14,8 @@ import dev.mcpx.client.McpHttpStatusException;
 import dev.mcpx.client.McpRecoveryFailedException;
 import dev.mcpx.client.McpSessionExpiredException;
 import dev.mcpx.client.McpStreamLostException;
+import dev.mcpx.client.McpUnsupportedVersionException;
+import dev.mcpx.client.ProtocolEra;
 import dev.mcpx.client.event.McpEvents;
 import dev.mcpx.client.event.McpRecoveryFailedEvent;
 import dev.mcpx.client.event.McpReissueRefusedEvent;
@@ -23,14 +25,17 @@ import dev.mcpx.client.event.McpSessionRecoveredEvent;
 import dev.mcpx.client.event.ReplayCause;
 import dev.mcpx.client.model.ToolAnnotations;
 import dev.mcpx.client.protocol.McpMethods;
-import dev.mcpx.client.session.LegacySession;
+import dev.mcpx.client.session.EraEvidence;
+import dev.mcpx.client.session.ProtocolSession;
 import dev.mcpx.client.session.RenewalListener;
+import dev.mcpx.client.session.McpRequest;
 import dev.mcpx.client.session.SessionState;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The one place that decides to try a request again (DESIGN §2): after an expired legacy
- * session, a lost response stream, or refused credentials. The layers below make exactly
+ * session, a lost response stream, refused credentials, a refused protocol version, or an
+ * upstream that changed era. The layers below make exactly
  * one attempt each; this class makes at most one more, and only after the replay gate
  * agrees. Every decision is a ladder of guards whose reason travels into the event and
  * the exception; a failure after a recovery attempt carries the earlier one as suppressed.
@@ -44,13 +49,13 @@ public final class RecoveringExecutor implements RequestExecutor {
 
 	private final String upstream;
 
-	private final LegacySession session;
+	private final ProtocolSession session;
 
 	private final RecoveryPolicy policy;
 
 	private final ReplayGate gate;
 
-	private final ToolAnnotationsRegistry annotations;
+	private final ToolRegistry annotations;
 
 	private final McpEvents events;
 
@@ -66,8 +71,8 @@ public final class RecoveringExecutor implements RequestExecutor {
 	 * @param events where recovery events go
 	 * @param credentials refreshes refused credentials, or {@code null}
 	 */
-	public RecoveringExecutor(String upstream, LegacySession session, RecoveryPolicy policy, ReplayGate gate,
-			ToolAnnotationsRegistry annotations, McpEvents events, McpCredentials credentials) {
+	public RecoveringExecutor(String upstream, ProtocolSession session, RecoveryPolicy policy, ReplayGate gate,
+			ToolRegistry annotations, McpEvents events, McpCredentials credentials) {
 		this.upstream = upstream;
 		this.session = session;
 		this.policy = policy;
@@ -100,10 +105,69 @@ public final class RecoveringExecutor implements RequestExecutor {
 		if (isSessionExpiry(failure, state)) {
 			return afterExpiry(state, request, (McpHttpStatusException) failure);
 		}
+		if (failure instanceof McpUnsupportedVersionException refused) {
+			return afterRefusedVersion(state, request, refused);
+		}
+		if (isEraChange(failure, state)) {
+			return afterEraChange(state, request, failure);
+		}
 		if (failure instanceof McpStreamLostException lost) {
 			return afterLostStream(state, request, lost);
 		}
 		throw failure;
+	}
+
+	// --- refused protocol version: 2026-07-28 basic/versioning §Protocol Version Negotiation
+
+	private JsonNode afterRefusedVersion(SessionState state, McpRequest request,
+			McpUnsupportedVersionException refused) {
+		// The client SHOULD select a mutually supported version and retry.
+		SessionState next = this.session.negotiate(state, refused.supported());
+		if (next == null) {
+			throw refused;
+		}
+		return retryRejected(next, request, ReplayCause.VERSION_RENEGOTIATED,
+				"the server supports " + next.protocolVersion(), refused);
+	}
+
+	// --- an upstream that changed era: 2026-07-28 basic/versioning §Backward Compatibility
+
+	/**
+	 * A legacy request answered with a modern error, or a modern request rejected the way
+	 * a legacy server does: the upstream was upgraded or downgraded in place.
+	 */
+	private static boolean isEraChange(McpException failure, SessionState state) {
+		return (state.era() == ProtocolEra.LEGACY) ? EraEvidence.showsModernServer(failure)
+				: EraEvidence.showsLegacyServer(failure);
+	}
+
+	private JsonNode afterEraChange(SessionState state, McpRequest request, McpException failure) {
+		SessionState next;
+		try {
+			next = this.session.redetect(state);
+		}
+		catch (McpException ex) {
+			ex.addSuppressed(failure);
+			throw ex;
+		}
+		if (next == null) {
+			throw failure;
+		}
+		return retryRejected(next, request, ReplayCause.ERA_CHANGED, "the upstream now speaks the " + next.era()
+				+ " era", failure);
+	}
+
+	/** One more attempt of a request the server rejected before running it. */
+	private JsonNode retryRejected(SessionState next, McpRequest request, ReplayCause cause, String reason,
+			McpException failure) {
+		reissued(request, cause, reason);
+		try {
+			return attempt(next, request);
+		}
+		catch (McpException again) {
+			again.addSuppressed(failure);
+			throw again;
+		}
 	}
 
 	// --- session expiry: 2025-11-25 transports §Session Management, rules 3-4 -----
@@ -302,7 +366,7 @@ public final class RecoveringExecutor implements RequestExecutor {
 	// --- shared -------------------------------------------------------------------
 
 	private JsonNode attempt(SessionState on, McpRequest request) {
-		return this.session.request(on, request.method(), request.params(), request.timeout());
+		return this.session.request(on, request);
 	}
 
 	private Optional<ToolAnnotations> annotationsIfToolCall(McpRequest request, boolean learnIfUnknown) {
@@ -357,6 +421,8 @@ public final class RecoveringExecutor implements RequestExecutor {
 			case SESSION_EXPIRED -> "an expired session";
 			case STREAM_LOST -> "a lost response stream";
 			case CREDENTIALS_REFRESHED -> "refreshed credentials";
+			case VERSION_RENEGOTIATED -> "a refused protocol version";
+			case ERA_CHANGED -> "a change of protocol era";
 		};
 	}
 

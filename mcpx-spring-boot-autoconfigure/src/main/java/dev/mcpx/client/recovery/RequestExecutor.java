@@ -1,5 +1,6 @@
 package dev.mcpx.client.recovery;
 
+import dev.mcpx.client.session.McpRequest;
 import dev.mcpx.client.session.SessionState;
 import tools.jackson.databind.JsonNode;
 

@@ -12,6 +12,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.http.HttpHeaders;
 
+import dev.mcpx.client.McpAuthenticationException;
 import dev.mcpx.client.McpException;
 import dev.mcpx.client.McpHttpStatusException;
 import dev.mcpx.client.McpJsonRpcException;
@@ -109,27 +110,26 @@ public final class JsonRpcExchange {
 	 * @param params the parameters, or {@code null}
 	 * @param headers adds the session's headers
 	 * @param timeout the bound of this exchange, resumption included
-	 * @param resumptionAttempts how often a broken event stream is resumed with
-	 * {@code Last-Event-ID} before the response counts as lost; 0 for never
+	 * @param options where the eras differ: resumption, cancellation, server requests
 	 * @return the response's {@code result}
 	 * @throws McpException on any failure
 	 */
 	public Reply request(String method, JsonNode params, Consumer<HttpHeaders> headers, Duration timeout,
-			int resumptionAttempts) {
+			ExchangeOptions options) {
 		long id = this.ids.incrementAndGet();
 		byte[] body = this.jsonRpc.request(id, method, params);
 		Watchdog.Guard guard = this.watchdog.arm(timeout);
 		try {
 			try {
 				return this.transport.post(body, headers,
-						(response) -> readResponse(response, id, method, headers, guard));
+						(response) -> readResponse(response, id, method, headers, guard, options));
 			}
 			catch (StreamBrokenException broken) {
-				return resume(broken, id, method, headers, guard, resumptionAttempts);
+				return resume(broken, id, method, headers, guard, options);
 			}
 		}
 		catch (IOException | RuntimeException ex) {
-			throw failure(method, id, ex, guard, headers);
+			throw failure(method, id, ex, guard, options.notifyCancellation() ? headers : null);
 		}
 		finally {
 			guard.close();
@@ -183,7 +183,7 @@ public final class JsonRpcExchange {
 	}
 
 	private Reply readResponse(HttpTransport.Response response, long id, String method,
-			Consumer<HttpHeaders> headers, Watchdog.Guard guard) throws IOException {
+			Consumer<HttpHeaders> headers, Watchdog.Guard guard, ExchangeOptions options) throws IOException {
 		guard.attach(response.body());
 		int status = response.status();
 		if (status >= 300) {
@@ -197,7 +197,7 @@ public final class JsonRpcExchange {
 			return fromJsonBody(response, id, method);
 		}
 		if (response.isEventStream()) {
-			return fromEventStream(response, id, method, headers, true);
+			return fromEventStream(response, id, method, headers, true, options);
 		}
 		throw new McpProtocolException(upstream(), method + " was answered with content type '" + response.mediaType()
 				+ "'; expected application/json or text/event-stream", null);
@@ -227,7 +227,7 @@ public final class JsonRpcExchange {
 	}
 
 	private Reply fromEventStream(HttpTransport.Response response, long id, String method,
-			Consumer<HttpHeaders> headers, boolean expectEnd) throws IOException {
+			Consumer<HttpHeaders> headers, boolean expectEnd, ExchangeOptions options) throws IOException {
 		SseParser parser = new SseParser(response.body(), this.settings.maxMessageBytes());
 		long retry = -1;
 		while (true) {
@@ -262,7 +262,7 @@ public final class JsonRpcExchange {
 				logger.debug("[" + upstream() + "] ignored a response to unknown request id on " + method + "'s stream");
 			}
 			else {
-				dispatch(message, headers);
+				dispatch(message, headers, options);
 			}
 		}
 	}
@@ -274,7 +274,8 @@ public final class JsonRpcExchange {
 	 * §Sending Messages rule 6: the client MUST respect {@code retry}).
 	 */
 	private Reply resume(StreamBrokenException broken, long id, String method, Consumer<HttpHeaders> headers,
-			Watchdog.Guard guard, int attempts) throws IOException {
+			Watchdog.Guard guard, ExchangeOptions options) throws IOException {
+		int attempts = options.resumptionAttempts();
 		StreamBrokenException last = broken;
 		for (int attempt = 1; attempt <= attempts && last.lastEventId() != null && !guard.expired(); attempt++) {
 			pause((last.retryMillis() >= 0) ? last.retryMillis() : DEFAULT_RESUMPTION_DELAY_MILLIS);
@@ -284,7 +285,7 @@ public final class JsonRpcExchange {
 				return this.transport.get((h) -> {
 					headers.accept(h);
 					h.set(LAST_EVENT_ID_HEADER, eventId);
-				}, (response) -> readResumed(response, id, method, headers, guard, eventId, retry));
+				}, (response) -> readResumed(response, id, method, headers, guard, eventId, retry, options));
 			}
 			catch (StreamBrokenException again) {
 				if (again.sessionGone()) {
@@ -298,7 +299,7 @@ public final class JsonRpcExchange {
 	}
 
 	private Reply readResumed(HttpTransport.Response response, long id, String method, Consumer<HttpHeaders> headers,
-			Watchdog.Guard guard, String eventId, long retry) throws IOException {
+			Watchdog.Guard guard, String eventId, long retry, ExchangeOptions options) throws IOException {
 		guard.attach(response.body());
 		if (response.status() == 404) {
 			throw new StreamBrokenException("resuming the stream was answered 404: the session is gone", null,
@@ -309,7 +310,7 @@ public final class JsonRpcExchange {
 					null, null, retry);
 		}
 		// A resumed stream is a GET stream: servers may keep it open after the response.
-		return fromEventStream(response, id, method, headers, false);
+		return fromEventStream(response, id, method, headers, false, options);
 	}
 
 	private static void pause(long millis) throws InterruptedIOException {
@@ -371,7 +372,7 @@ public final class JsonRpcExchange {
 		}
 	}
 
-	private void dispatch(JsonRpcMessage message, Consumer<HttpHeaders> headers) {
+	private void dispatch(JsonRpcMessage message, Consumer<HttpHeaders> headers, ExchangeOptions options) {
 		if (message instanceof JsonRpcMessage.Notification notification) {
 			try {
 				this.listener.onNotification(upstream(), notification.method(), notification.params());
@@ -381,7 +382,15 @@ public final class JsonRpcExchange {
 			}
 		}
 		else if (message instanceof JsonRpcMessage.Request request) {
-			answer(request, headers);
+			if (options.answerServerRequests()) {
+				answer(request, headers);
+			}
+			else {
+				// 2026-07-28 §Receiving Messages: servers must not send requests on a stream,
+				// and a modern client never sends responses; the request is dropped.
+				logger.debug("[" + upstream() + "] ignored a server request (" + request.method()
+						+ ") on a modern response stream");
+			}
 		}
 	}
 
@@ -415,6 +424,7 @@ public final class JsonRpcExchange {
 	private McpException statusFailure(HttpTransport.Response response, String method) {
 		Integer code = null;
 		String message = null;
+		JsonNode data = null;
 		try {
 			byte[] body = response.body().readNBytes(MAX_ERROR_BODY_BYTES);
 			JsonNode json = (body.length > 0) ? this.jsonRpc.parse(body) : null;
@@ -422,12 +432,16 @@ public final class JsonRpcExchange {
 			if (error != null && error.path("code").isIntegralNumber()) {
 				code = error.get("code").intValue();
 				message = error.path("message").asString("");
+				data = error.get("data");
 			}
 		}
 		catch (IOException | JacksonException ex) {
 			// The status alone is the answer; the body was only a hint.
 		}
-		return new McpHttpStatusException(upstream(), method, response.status(), code, message);
+		if (response.status() == 401 || response.status() == 403) {
+			return new McpAuthenticationException(upstream(), method, response.status(), null);
+		}
+		return new McpHttpStatusException(upstream(), method, response.status(), code, message, data);
 	}
 
 	private McpException failure(String method, long id, Exception ex, Watchdog.Guard guard,

@@ -10,6 +10,7 @@ import org.springframework.http.HttpHeaders;
 
 import dev.mcpx.client.McpException;
 import dev.mcpx.client.McpProtocolException;
+import dev.mcpx.client.ProtocolEra;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.protocol.McpMethods;
 import tools.jackson.databind.JsonNode;
@@ -25,7 +26,7 @@ import tools.jackson.databind.node.ObjectNode;
  * generation it happened on; {@link #renew(SessionState)} replaces a dead session once for
  * all callers that saw it die.
  */
-public final class LegacySession {
+public final class LegacySession implements ProtocolSession {
 
 	private static final Log logger = LogFactory.getLog(LegacySession.class);
 
@@ -48,7 +49,7 @@ public final class LegacySession {
 
 	private final Consumer<HttpHeaders> baseHeaders;
 
-	private final int resumptionAttempts;
+	private final ExchangeOptions options;
 
 	private final Object handshakeLock = new Object();
 
@@ -90,7 +91,7 @@ public final class LegacySession {
 		this.settings = settings;
 		this.exchange = exchange;
 		this.baseHeaders = baseHeaders;
-		this.resumptionAttempts = resumptionAttempts;
+		this.options = ExchangeOptions.legacy(resumptionAttempts);
 	}
 
 	/**
@@ -98,6 +99,7 @@ public final class LegacySession {
 	 * @return the current state
 	 * @throws McpException if the handshake fails
 	 */
+	@Override
 	public SessionState open() {
 		SessionState current = this.state;
 		if (current != null) {
@@ -122,6 +124,7 @@ public final class LegacySession {
 	 * @return the state to retry on
 	 * @throws McpException if the handshake fails; the next call tries again
 	 */
+	@Override
 	public SessionState renew(SessionState dead, RenewalListener listener) {
 		long flightsBefore = this.renewalFlights;
 		synchronized (this.handshakeLock) {
@@ -165,6 +168,7 @@ public final class LegacySession {
 	 * Forgets a dead session without opening a new one: the next use opens one.
 	 * @param dead the state found dead
 	 */
+	@Override
 	public void invalidate(SessionState dead) {
 		synchronized (this.handshakeLock) {
 			if (this.state != null && this.state.generation() == dead.generation()) {
@@ -178,6 +182,7 @@ public final class LegacySession {
 	 * The current state without opening a session.
 	 * @return the state, or {@code null} before the first handshake
 	 */
+	@Override
 	public SessionState current() {
 		return this.state;
 	}
@@ -192,7 +197,12 @@ public final class LegacySession {
 	 * @throws McpException on any failure
 	 */
 	public JsonNode request(SessionState on, String method, JsonNode params, Duration timeout) {
-		return this.exchange.request(method, params, headers(on), timeout, this.resumptionAttempts).result();
+		return this.exchange.request(method, params, headers(on), timeout, this.options).result();
+	}
+
+	@Override
+	public JsonNode request(SessionState on, McpRequest request) {
+		return request(on, request.method(), request.params(), request.timeout());
 	}
 
 	/**
@@ -211,6 +221,7 @@ public final class LegacySession {
 	 * Ends the session: a DELETE with its id, bounded to {@link #DELETE_TIMEOUT}, errors
 	 * ignored (2025-11-25 transports §Session Management, rule 5).
 	 */
+	@Override
 	public void close() {
 		this.closed = true;
 		SessionState current = this.state;
@@ -238,7 +249,8 @@ public final class LegacySession {
 		clientInfo.put("name", this.settings.clientInfo().name());
 		clientInfo.put("version", this.settings.clientInfo().version());
 		// 2025-11-25 transports §Session Management, rule 4: a new session starts without a session id.
-		JsonRpcExchange.Reply reply = this.exchange.request(McpMethods.INITIALIZE, params, this.baseHeaders, timeout, 0);
+		JsonRpcExchange.Reply reply = this.exchange.request(McpMethods.INITIALIZE, params, this.baseHeaders, timeout,
+				ExchangeOptions.legacy(0));
 		JsonNode result = reply.result();
 		String version = result.path("protocolVersion").asString(null);
 		if (version == null || !SUPPORTED_VERSIONS.contains(version)) {
@@ -251,7 +263,7 @@ public final class LegacySession {
 			throw new McpProtocolException(this.settings.upstream(),
 					"the server assigned a session id with characters outside visible ASCII (0x21-0x7E)", null);
 		}
-		SessionState next = new SessionState(generation, sessionId, version, implementation(result.path("serverInfo")),
+		SessionState next = new SessionState(ProtocolEra.LEGACY, generation, sessionId, version, implementation(result.path("serverInfo")),
 				result.path("capabilities"));
 		this.exchange.notify(McpMethods.INITIALIZED, null, headers(next), timeout);
 		logger.debug("[" + this.settings.upstream() + "] opened " + next);

@@ -1,20 +1,23 @@
 package dev.mcpx.client.session;
 
+import dev.mcpx.client.ProtocolEra;
 import dev.mcpx.client.model.Implementation;
 import tools.jackson.databind.JsonNode;
 
 /**
- * One legacy session as the handshake established it. Immutable: a new session is a new
- * state with a higher generation.
+ * What a client has established with its upstream: for the legacy era, one session as the
+ * handshake established it; for the modern era, the protocol version in use. Immutable: a
+ * new session is a new state with a higher generation.
  *
+ * @param era the protocol era
  * @param generation 1 for the first session, one more for each re-initialize
  * @param sessionId the {@code MCP-Session-Id} the server assigned, or {@code null} when it
- * assigned none
+ * assigned none (always for the modern era)
  * @param protocolVersion the negotiated protocol revision
- * @param serverInfo the server's self-description
- * @param capabilities the server's declared capabilities
+ * @param serverInfo the server's self-description, or {@code null} when unknown
+ * @param capabilities the server's declared capabilities, or {@code null} when unknown
  */
-public record SessionState(long generation, String sessionId, String protocolVersion, Implementation serverInfo,
+public record SessionState(ProtocolEra era, long generation, String sessionId, String protocolVersion, Implementation serverInfo,
 		JsonNode capabilities) {
 
 	/**
@@ -35,7 +38,7 @@ public record SessionState(long generation, String sessionId, String protocolVer
 
 	@Override
 	public String toString() {
-		return "SessionState[generation=" + this.generation + ", sessionId=" + redactedSessionId()
+		return "SessionState[era=" + this.era + ", generation=" + this.generation + ", sessionId=" + redactedSessionId()
 				+ ", protocolVersion=" + this.protocolVersion + ", serverInfo=" + this.serverInfo + "]";
 	}
 

@@ -25,9 +25,11 @@ import dev.mcpx.client.McpCredentials;
 import dev.mcpx.client.McpHttpStatusException;
 import dev.mcpx.client.McpRecoveryFailedException;
 import dev.mcpx.client.McpSessionExpiredException;
+import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpRecoveryFailedEvent;
 import dev.mcpx.client.event.McpSessionRecoveredEvent;
+import dev.mcpx.client.session.McpRequest;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.absent;
@@ -70,7 +72,7 @@ class LegacyRecoveryWireTest {
 	}
 
 	private McpClient client(Consumer<McpClientBuilder> customizer) {
-		McpClientBuilder builder = McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp"))
+		McpClientBuilder builder = McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp")).protocol(ProtocolMode.LEGACY)
 			.requestTimeout(Duration.ofSeconds(5))
 			.eventListener(this.events::add);
 		customizer.accept(builder);
