@@ -10,7 +10,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
  * Start it, then try {@code curl localhost:8080/upstreams/demo/tools}, restart the upstream
  * with {@code curl -X POST localhost:8080/demo/restart}, and call a tool again with
  * {@code curl -X POST -H 'Content-Type: application/json' -d '{"city":"Oslo"}'
- * localhost:8080/upstreams/demo/tools/get_forecast}: the client recovers by itself.
+ * localhost:8080/upstreams/demo/tools/get_forecast}: the client recovers by itself, and
+ * {@code curl localhost:8080/events} shows how (see {@link RecoveryTimeline}).
  */
 @SpringBootApplication
 public class McpxSampleApplication {

@@ -1,7 +1,9 @@
 package dev.mcpx.client.event;
 
 /**
- * A request was sent a second time, as a new request with a new id.
+ * A request whose first attempt did not count is being sent a second time, as a new
+ * request with a new id. Published just before the second attempt; if that attempt fails,
+ * its failure reaches the caller.
  *
  * @param upstream the upstream name
  * @param method the request's method

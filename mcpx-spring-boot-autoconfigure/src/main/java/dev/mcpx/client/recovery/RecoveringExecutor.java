@@ -399,8 +399,11 @@ public final class RecoveringExecutor implements RequestExecutor {
 	}
 
 	private void reissued(McpRequest request, ReplayCause cause, String reason) {
-		logger.info("[" + this.upstream + "] re-sending " + describe(request) + " after " + describe(cause) + ": "
-				+ reason);
+		// Once per caller: with many callers, the expiry and recovery lines say it once.
+		if (logger.isDebugEnabled()) {
+			logger.debug("[" + this.upstream + "] re-sending " + describe(request) + " after " + describe(cause) + ": "
+					+ reason);
+		}
 		this.events.publish(new McpRequestReissuedEvent(this.upstream, request.method(), request.toolName(), cause,
 				reason));
 	}

@@ -266,7 +266,14 @@ public final class LegacySession implements ProtocolSession {
 		SessionState next = new SessionState(ProtocolEra.LEGACY, generation, sessionId, version, implementation(result.path("serverInfo")),
 				result.path("capabilities"));
 		this.exchange.notify(McpMethods.INITIALIZED, null, headers(next), timeout);
-		logger.debug("[" + this.settings.upstream() + "] opened " + next);
+		if (generation == 1) {
+			logger.info("[" + this.settings.upstream() + "] connected: legacy era, protocol " + version + ", server "
+					+ next.serverInfo().name() + " " + next.serverInfo().version() + ", session "
+					+ next.redactedSessionId());
+		}
+		else {
+			logger.debug("[" + this.settings.upstream() + "] opened " + next);
+		}
 		return next;
 	}
 

@@ -145,7 +145,8 @@ public final class ModernSession implements ProtocolSession {
 				info.path("version").asString(""), info.path("title").asString(null)) : null;
 		SessionState discovered = new SessionState(ProtocolEra.MODERN, 1, null, chosen, serverInfo,
 				result.path("capabilities"));
-		logger.debug("[" + this.settings.upstream() + "] discovered " + discovered);
+		logger.info("[" + this.settings.upstream() + "] connected: modern era, protocol " + chosen + ", server "
+				+ ((serverInfo != null) ? serverInfo.name() + " " + serverInfo.version() : "(unnamed)"));
 		return discovered;
 	}
 
