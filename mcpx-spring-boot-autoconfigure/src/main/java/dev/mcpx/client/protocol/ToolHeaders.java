@@ -49,7 +49,7 @@ public final class ToolHeaders {
 		}
 		List<Param> params = new ArrayList<>();
 		try {
-			collect(inputSchema, new ArrayList<>(), false, params);
+			collect(inputSchema, new ArrayList<>(), true, params);
 			Set<String> names = new HashSet<>();
 			for (Param param : params) {
 				if (!names.add(param.name().toLowerCase(Locale.ROOT))) {
