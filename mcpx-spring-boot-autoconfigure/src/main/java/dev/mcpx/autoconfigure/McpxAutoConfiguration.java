@@ -4,6 +4,7 @@ import java.net.http.HttpClient;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -47,7 +48,7 @@ public final class McpxAutoConfiguration {
 			ObjectProvider<ClientHttpRequestFactoryBuilder<?>> requestFactoryBuilder,
 			ObjectProvider<HttpClientSettings> httpClientSettings, ObjectProvider<JsonMapper> jsonMapper,
 			ObjectProvider<ReplayGate> replayGate, ObjectProvider<McpCredentialsProvider> credentials,
-			ObjectProvider<McpInputHandler> inputHandler,
+			ObjectProvider<McpInputHandler> inputHandler, ObjectProvider<ObservationRegistry> observationRegistry,
 			ApplicationEventPublisher eventPublisher) {
 		List<McpClientCustomizer> ordered = new ArrayList<>();
 		// Recovery events become application events, for @EventListener methods.
@@ -55,6 +56,8 @@ public final class McpxAutoConfiguration {
 		jsonMapper.ifAvailable((mapper) -> ordered.add((name, builder) -> builder.jsonMapper(mapper)));
 		replayGate.ifAvailable((gate) -> ordered.add((name, builder) -> builder.replayGate(gate)));
 		inputHandler.ifAvailable((handler) -> ordered.add((name, builder) -> builder.inputHandler(handler)));
+		observationRegistry
+			.ifAvailable((registry) -> ordered.add((name, builder) -> builder.observationRegistry(registry)));
 		credentials.ifAvailable((provider) -> ordered.add((name, builder) -> builder.credentials(provider.credentials(name))));
 		customizers.orderedStream().forEach(ordered::add);
 		ClientHttpRequestFactoryBuilder<?> factoryBuilder = http11(

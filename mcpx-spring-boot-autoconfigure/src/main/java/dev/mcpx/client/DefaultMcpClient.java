@@ -9,6 +9,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -56,19 +58,25 @@ final class DefaultMcpClient implements McpClient {
 
 	private final Duration requestTimeout;
 
+	private final ClientStats stats;
+
+	private final ObservationRegistry observations;
+
 	private volatile AutoCloseable resources = () -> {
 	};
 
 	private volatile boolean closed;
 
 	DefaultMcpClient(String name, JsonRpc jsonRpc, ProtocolSession session, RequestExecutor executor,
-			ToolRegistry tools, Duration requestTimeout) {
+			ToolRegistry tools, Duration requestTimeout, ClientStats stats, ObservationRegistry observations) {
 		this.name = name;
 		this.jsonRpc = jsonRpc;
 		this.session = session;
 		this.executor = executor;
 		this.tools = tools;
 		this.requestTimeout = requestTimeout;
+		this.stats = stats;
+		this.observations = observations;
 		// The replay gate's evidence and the modern call headers: an unknown tool is listed.
 		tools.listWith(this::listTools);
 	}
@@ -189,6 +197,11 @@ final class DefaultMcpClient implements McpClient {
 	}
 
 	@Override
+	public McpClientStatus status() {
+		return this.stats.snapshot(this.session.current());
+	}
+
+	@Override
 	public void close() {
 		if (this.closed) {
 			return;
@@ -272,8 +285,24 @@ final class DefaultMcpClient implements McpClient {
 		if (this.closed) {
 			throw new McpException(this.name, "the client is closed", null);
 		}
-		requireCapability(method);
-		return this.executor.execute(new McpRequest(method, params, toolName, this.requestTimeout, headers));
+		McpRequest request = new McpRequest(method, params, toolName, this.requestTimeout, headers);
+		Observation observation = McpObservation.start(this.observations, this.name, request);
+		try (Observation.Scope scope = observation.openScope()) {
+			requireCapability(method);
+			JsonNode result = this.executor.execute(request);
+			this.stats.succeeded();
+			observation.lowCardinalityKeyValue(McpObservation.OUTCOME, McpObservation.SUCCESS);
+			return result;
+		}
+		catch (McpException ex) {
+			this.stats.failed(ex);
+			observation.lowCardinalityKeyValue(McpObservation.OUTCOME, ex.getClass().getSimpleName());
+			observation.error(ex);
+			throw ex;
+		}
+		finally {
+			observation.stop();
+		}
 	}
 
 	private ProtocolEra currentEra() {

@@ -113,6 +113,13 @@ public interface McpClient extends AutoCloseable {
 	Optional<Implementation> serverInfo();
 
 	/**
+	 * The client's state for operators: era, server, session generation, recoveries and
+	 * the outcome of recent requests. Never contacts the upstream.
+	 * @return a snapshot, safe to show
+	 */
+	McpClientStatus status();
+
+	/**
 	 * Ends the session with the upstream (an HTTP DELETE, bounded to about two seconds,
 	 * errors ignored) and releases the client. Calls after close fail.
 	 */

@@ -2,6 +2,7 @@ package dev.mcpx.client;
 
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
@@ -104,6 +106,10 @@ public final class McpClientBuilder {
 	private ProtocolMode protocol = ProtocolMode.AUTO;
 
 	private McpInputHandler inputHandler;
+
+	private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+
+	private Clock clock = Clock.systemUTC();
 
 	McpClientBuilder(String name, URI url) {
 		if (name == null || name.isBlank()) {
@@ -296,6 +302,27 @@ public final class McpClientBuilder {
 	}
 
 	/**
+	 * Observes every request as {@code mcpx.client.requests} (upstream, method, outcome),
+	 * so that metrics and tracing work where the application has them.
+	 * @param observationRegistry the registry; default none
+	 * @return this builder
+	 */
+	public McpClientBuilder observationRegistry(ObservationRegistry observationRegistry) {
+		this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
+		return this;
+	}
+
+	/**
+	 * Sets the clock of the client's status timestamps.
+	 * @param clock the clock; default UTC system time
+	 * @return this builder
+	 */
+	public McpClientBuilder clock(Clock clock) {
+		this.clock = Objects.requireNonNull(clock, "clock");
+		return this;
+	}
+
+	/**
 	 * Builds the client. It connects on first use.
 	 * @return the client
 	 */
@@ -318,14 +345,18 @@ public final class McpClientBuilder {
 				creds.apply(h);
 			}
 		};
-		McpEvents events = new McpEvents(this.eventListeners);
+		ClientStats stats = new ClientStats(this.name, this.url, this.clock);
+		List<McpEventListener> listeners = new ArrayList<>();
+		listeners.add(stats);
+		listeners.addAll(this.eventListeners);
+		McpEvents events = new McpEvents(listeners);
 		ProtocolSession session = session(settings, exchange, baseHeaders, events);
 		ToolRegistry tools = new ToolRegistry();
 		ReplayGate gate = (this.replayGate != null) ? this.replayGate : new DefaultReplayGate(this.recoveryPolicy);
 		RecoveringExecutor executor = new RecoveringExecutor(this.name, session, this.recoveryPolicy, gate, tools,
 				events, creds);
 		DefaultMcpClient client = new DefaultMcpClient(this.name, jsonRpc, session, executor, tools,
-				this.requestTimeout);
+				this.requestTimeout, stats, this.observationRegistry);
 		Keepalive keepalive = (this.keepaliveInterval != null)
 				? new Keepalive(this.name, this.keepaliveInterval, () -> session.current() != null, client::ping) : null;
 		client.onClose(() -> {

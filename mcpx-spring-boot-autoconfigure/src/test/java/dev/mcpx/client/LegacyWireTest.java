@@ -140,6 +140,34 @@ class LegacyWireTest {
 	}
 
 	@Test
+	void statusTellsEraServerOutcomesAndNoSecrets() {
+		stubHandshake("2025-11-25");
+		wire.stubFor(method("ping").willReturn(okJson(result("{}"))));
+		wire.stubFor(method("tools/list").willReturn(aResponse().withStatus(503)));
+		McpClient withUserInfo = McpClient.builder("wire",
+				URI.create(wire.baseUrl().replace("http://", "http://user:pw@") + "/mcp"))
+			.protocol(ProtocolMode.LEGACY)
+			.header("Authorization", SECRET)
+			.build();
+		assertThat(withUserInfo.status().contacted()).isFalse();
+
+		withUserInfo.ping();
+		assertThatThrownBy(withUserInfo::listTools).isInstanceOf(McpHttpStatusException.class);
+
+		McpClientStatus status = withUserInfo.status();
+		withUserInfo.close();
+		assertThat(status.era()).isEqualTo(ProtocolEra.LEGACY);
+		assertThat(status.protocolVersion()).isEqualTo("2025-11-25");
+		assertThat(status.serverInfo().name()).isEqualTo("wire-server");
+		assertThat(status.sessionGeneration()).isEqualTo(1);
+		assertThat(status.lastSuccessAt()).isNotNull();
+		assertThat(status.consecutiveFailures()).isEqualTo(1);
+		assertThat(status.lastError()).contains("503");
+		assertThat(status.url()).isEqualTo(wire.baseUrl() + "/mcp");
+		assertThat(status.toString()).doesNotContain("pw").doesNotContain("very-secret-token").doesNotContain(SESSION_ID);
+	}
+
+	@Test
 	void annotationsAreKeptAsTheServerListedThem() {
 		stubHandshake("2025-11-25");
 		stubTools();

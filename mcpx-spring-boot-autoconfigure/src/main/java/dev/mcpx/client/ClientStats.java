@@ -1,0 +1,89 @@
+package dev.mcpx.client;
+
+import java.net.URI;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.mcpx.client.event.McpEvent;
+import dev.mcpx.client.event.McpEventListener;
+import dev.mcpx.client.event.McpRequestReissuedEvent;
+import dev.mcpx.client.event.McpSessionRecoveredEvent;
+import dev.mcpx.client.session.SessionState;
+
+/**
+ * Counts what one client did, for {@link McpClient#status()}: outcomes of requests, and,
+ * as an event listener, its recoveries. Lock-free: updated on every request.
+ */
+final class ClientStats implements McpEventListener {
+
+	private final String upstream;
+
+	private final String url;
+
+	private final Clock clock;
+
+	private final AtomicLong recoveries = new AtomicLong();
+
+	private final AtomicLong reissues = new AtomicLong();
+
+	private final AtomicInteger consecutiveFailures = new AtomicInteger();
+
+	private volatile Instant lastRecoveryAt;
+
+	private volatile Instant lastSuccessAt;
+
+	private volatile Instant lastFailureAt;
+
+	private volatile String lastError;
+
+	ClientStats(String upstream, URI url, Clock clock) {
+		this.upstream = upstream;
+		this.url = redacted(url);
+		this.clock = clock;
+	}
+
+	@Override
+	public void onEvent(McpEvent event) {
+		if (event instanceof McpSessionRecoveredEvent) {
+			this.recoveries.incrementAndGet();
+			this.lastRecoveryAt = this.clock.instant();
+		}
+		else if (event instanceof McpRequestReissuedEvent) {
+			this.reissues.incrementAndGet();
+		}
+	}
+
+	void succeeded() {
+		this.lastSuccessAt = this.clock.instant();
+		this.consecutiveFailures.set(0);
+	}
+
+	void failed(McpException failure) {
+		this.lastFailureAt = this.clock.instant();
+		this.lastError = failure.getClass().getSimpleName() + ": " + failure.getMessage();
+		this.consecutiveFailures.incrementAndGet();
+	}
+
+	McpClientStatus snapshot(SessionState state) {
+		return new McpClientStatus(this.upstream, this.url, (state != null) ? state.era() : null,
+				(state != null) ? state.protocolVersion() : null, (state != null) ? state.serverInfo() : null,
+				(state != null) ? state.generation() : 0, this.recoveries.get(), this.reissues.get(),
+				this.lastRecoveryAt, this.lastSuccessAt, this.lastFailureAt, this.lastError,
+				this.consecutiveFailures.get());
+	}
+
+	/** Credentials and query stay out of anything shown. */
+	static String redacted(URI url) {
+		StringBuilder shown = new StringBuilder().append(url.getScheme()).append("://").append(url.getHost());
+		if (url.getPort() >= 0) {
+			shown.append(':').append(url.getPort());
+		}
+		if (url.getRawPath() != null) {
+			shown.append(url.getRawPath());
+		}
+		return shown.toString();
+	}
+
+}
