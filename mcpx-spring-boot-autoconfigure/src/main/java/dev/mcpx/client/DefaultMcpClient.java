@@ -14,6 +14,8 @@ import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import dev.mcpx.client.catalogue.CatalogueKind;
+import dev.mcpx.client.catalogue.McpCatalogue;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.GetPromptResult;
 import dev.mcpx.client.model.Implementation;
@@ -60,6 +62,11 @@ final class DefaultMcpClient implements McpClient {
 
 	private final ClientStats stats;
 
+	private final McpCatalogue catalogue;
+
+	/** Told of every success: starts what waits for a working connection (the listen stream). */
+	private final Runnable connected;
+
 	private final ObservationRegistry observations;
 
 	private volatile AutoCloseable resources = () -> {
@@ -68,7 +75,8 @@ final class DefaultMcpClient implements McpClient {
 	private volatile boolean closed;
 
 	DefaultMcpClient(String name, JsonRpc jsonRpc, ProtocolSession session, RequestExecutor executor,
-			ToolRegistry tools, Duration requestTimeout, ClientStats stats, ObservationRegistry observations) {
+			ToolRegistry tools, McpCatalogue catalogue, Duration requestTimeout, ClientStats stats,
+			ObservationRegistry observations, Runnable connected) {
 		this.name = name;
 		this.jsonRpc = jsonRpc;
 		this.session = session;
@@ -76,9 +84,11 @@ final class DefaultMcpClient implements McpClient {
 		this.tools = tools;
 		this.requestTimeout = requestTimeout;
 		this.stats = stats;
+		this.catalogue = catalogue;
 		this.observations = observations;
+		this.connected = connected;
 		// The replay gate's evidence and the modern call headers: an unknown tool is listed.
-		tools.listWith(this::listTools);
+		tools.listWith(this::refreshTools);
 	}
 
 	/**
@@ -96,9 +106,25 @@ final class DefaultMcpClient implements McpClient {
 
 	@Override
 	public List<Tool> listTools() {
-		List<Tool> listed = listAll(McpMethods.TOOLS_LIST, "tools", ResultMapper::tool);
-		this.tools.remember(listed);
+		List<Tool> listed = this.catalogue.get(CatalogueKind.TOOLS, this::fetchTools);
 		return (currentEra() == ProtocolEra.MODERN) ? withoutInvalidHeaders(listed) : listed;
+	}
+
+	@Override
+	public McpCatalogue catalogue() {
+		return this.catalogue;
+	}
+
+	/** Lists tools from the server, past the cache: to learn a tool the cache does not know. */
+	private void refreshTools() {
+		this.catalogue.refresh(CatalogueKind.TOOLS, this::fetchTools);
+	}
+
+	private McpCatalogue.Listing<Tool> fetchTools() {
+		McpCatalogue.Listing<Tool> listing = listAll(McpMethods.TOOLS_LIST, "tools", ResultMapper::tool);
+		// The replay gate's evidence comes from the same listing as the cache.
+		this.tools.remember(listing.items());
+		return listing;
 	}
 
 	/**
@@ -141,7 +167,8 @@ final class DefaultMcpClient implements McpClient {
 
 	@Override
 	public List<Prompt> listPrompts() {
-		return listAll(McpMethods.PROMPTS_LIST, "prompts", ResultMapper::prompt);
+		return this.catalogue.get(CatalogueKind.PROMPTS,
+				() -> listAll(McpMethods.PROMPTS_LIST, "prompts", ResultMapper::prompt));
 	}
 
 	@Override
@@ -158,12 +185,14 @@ final class DefaultMcpClient implements McpClient {
 
 	@Override
 	public List<Resource> listResources() {
-		return listAll(McpMethods.RESOURCES_LIST, "resources", ResultMapper::resource);
+		return this.catalogue.get(CatalogueKind.RESOURCES,
+				() -> listAll(McpMethods.RESOURCES_LIST, "resources", ResultMapper::resource));
 	}
 
 	@Override
 	public List<ResourceTemplate> listResourceTemplates() {
-		return listAll(McpMethods.RESOURCES_TEMPLATES_LIST, "resourceTemplates", ResultMapper::resourceTemplate);
+		return this.catalogue.get(CatalogueKind.RESOURCE_TEMPLATES, () -> listAll(McpMethods.RESOURCES_TEMPLATES_LIST,
+				"resourceTemplates", ResultMapper::resourceTemplate));
 	}
 
 	@Override
@@ -232,7 +261,7 @@ final class DefaultMcpClient implements McpClient {
 	 * session expires mid-listing, the listing restarts once from its first page in the new
 	 * session (DESIGN §2.1).
 	 */
-	private <T> List<T> listAll(String method, String field, Function<JsonNode, T> mapper) {
+	private <T> McpCatalogue.Listing<T> listAll(String method, String field, Function<JsonNode, T> mapper) {
 		try {
 			return listPages(method, field, mapper);
 		}
@@ -244,8 +273,9 @@ final class DefaultMcpClient implements McpClient {
 		}
 	}
 
-	private <T> List<T> listPages(String method, String field, Function<JsonNode, T> mapper) {
+	private <T> McpCatalogue.Listing<T> listPages(String method, String field, Function<JsonNode, T> mapper) {
 		List<T> items = new ArrayList<>();
+		Duration ttl = null;
 		Set<String> seenCursors = new HashSet<>();
 		String cursor = null;
 		do {
@@ -267,6 +297,7 @@ final class DefaultMcpClient implements McpClient {
 			for (JsonNode item : page.path(field)) {
 				items.add(mapper.apply(item));
 			}
+			ttl = shorter(ttl, pageTtl(page));
 			JsonNode next = page.get("nextCursor");
 			cursor = (next != null && next.isString()) ? next.stringValue() : null;
 			if (cursor != null && !seenCursors.add(cursor)) {
@@ -274,7 +305,28 @@ final class DefaultMcpClient implements McpClient {
 			}
 		}
 		while (cursor != null);
-		return List.copyOf(items);
+		return new McpCatalogue.Listing<>(List.copyOf(items), ttl);
+	}
+
+	/**
+	 * A modern page's freshness: its {@code ttlMs}, 0 when absent or negative (2026-07-28
+	 * server/utilities/caching §Time-to-Live). Legacy pages carry none: {@code null}, the
+	 * catalogue's default applies.
+	 */
+	private Duration pageTtl(JsonNode page) {
+		if (currentEra() != ProtocolEra.MODERN) {
+			return null;
+		}
+		JsonNode ttlMs = page.get("ttlMs");
+		return Duration.ofMillis((ttlMs != null && ttlMs.isIntegralNumber()) ? Math.max(0, ttlMs.longValue()) : 0);
+	}
+
+	/** The listing is fresh while every page is: the shortest page freshness wins. */
+	private static Duration shorter(Duration a, Duration b) {
+		if (a == null) {
+			return b;
+		}
+		return (b == null || a.compareTo(b) <= 0) ? a : b;
 	}
 
 	private JsonNode send(String method, JsonNode params, String toolName) {
@@ -291,6 +343,7 @@ final class DefaultMcpClient implements McpClient {
 			requireCapability(method);
 			JsonNode result = this.executor.execute(request);
 			this.stats.succeeded();
+			this.connected.run();
 			observation.lowCardinalityKeyValue(McpObservation.OUTCOME, McpObservation.SUCCESS);
 			return result;
 		}

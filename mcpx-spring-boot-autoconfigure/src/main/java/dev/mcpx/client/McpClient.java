@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.mcpx.client.catalogue.McpCatalogue;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.GetPromptResult;
 import dev.mcpx.client.model.Implementation;
@@ -43,7 +44,9 @@ public interface McpClient extends AutoCloseable {
 	String name();
 
 	/**
-	 * Lists every tool the server offers, following every {@code nextCursor}.
+	 * Lists every tool the server offers, following every {@code nextCursor}; served from
+	 * the {@link #catalogue()} while fresh. In the modern era, tools whose
+	 * {@code x-mcp-header} declarations are invalid are left out.
 	 * @return the tools, with their annotations as the server declared them
 	 */
 	List<Tool> listTools();
@@ -57,7 +60,8 @@ public interface McpClient extends AutoCloseable {
 	CallToolResult callTool(String name, Map<String, ?> arguments);
 
 	/**
-	 * Lists every prompt the server offers, following every {@code nextCursor}.
+	 * Lists every prompt the server offers, following every {@code nextCursor}; served from
+	 * the {@link #catalogue()} while fresh.
 	 * @return the prompts
 	 */
 	List<Prompt> listPrompts();
@@ -71,13 +75,15 @@ public interface McpClient extends AutoCloseable {
 	GetPromptResult getPrompt(String name, Map<String, String> arguments);
 
 	/**
-	 * Lists every resource the server offers, following every {@code nextCursor}.
+	 * Lists every resource the server offers, following every {@code nextCursor}; served
+	 * from the {@link #catalogue()} while fresh.
 	 * @return the resources
 	 */
 	List<Resource> listResources();
 
 	/**
-	 * Lists every resource template the server offers, following every {@code nextCursor}.
+	 * Lists every resource template the server offers, following every
+	 * {@code nextCursor}; served from the {@link #catalogue()} while fresh.
 	 * @return the resource templates
 	 */
 	List<ResourceTemplate> listResourceTemplates();
@@ -111,6 +117,12 @@ public interface McpClient extends AutoCloseable {
 	 * @return the server implementation, or empty before the first exchange
 	 */
 	Optional<Implementation> serverInfo();
+
+	/**
+	 * The cached listings of this upstream, which the list methods serve while fresh.
+	 * @return the catalogue
+	 */
+	McpCatalogue catalogue();
 
 	/**
 	 * The client's state for operators: era, server, session generation, recoveries and

@@ -17,6 +17,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
+import dev.mcpx.client.catalogue.McpCatalogue;
 import dev.mcpx.client.event.McpEraDetectedEvent;
 import dev.mcpx.client.event.McpEventListener;
 import dev.mcpx.client.event.McpEvents;
@@ -29,6 +30,7 @@ import dev.mcpx.client.recovery.RecoveryPolicy;
 import dev.mcpx.client.recovery.ReplayGate;
 import dev.mcpx.client.recovery.ToolRegistry;
 import dev.mcpx.client.session.EraDetectingSession;
+import dev.mcpx.client.session.ListenLoop;
 import dev.mcpx.client.session.ModernSession;
 import dev.mcpx.client.session.ProtocolSession;
 import dev.mcpx.client.session.BackgroundTasks;
@@ -60,6 +62,13 @@ public final class McpClientBuilder {
 
 	/** Default bound of one {@code initialize} handshake, independent of any caller's timeout. */
 	public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+
+	/**
+	 * Default freshness of a listing from a server that gives no {@code ttlMs} (legacy
+	 * servers): long enough to spare round trips, short enough to notice a change a server
+	 * does not announce. Recoveries and {@code list_changed} notifications drop it earlier.
+	 */
+	public static final Duration DEFAULT_CATALOGUE_TTL = Duration.ofMinutes(5);
 
 	/** Default largest message accepted from a server: a bound on memory per request. */
 	public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -110,6 +119,10 @@ public final class McpClientBuilder {
 	private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
 
 	private Clock clock = Clock.systemUTC();
+
+	private Duration catalogueTtl = DEFAULT_CATALOGUE_TTL;
+
+	private boolean listenForChanges = true;
 
 	McpClientBuilder(String name, URI url) {
 		if (name == null || name.isBlank()) {
@@ -313,6 +326,31 @@ public final class McpClientBuilder {
 	}
 
 	/**
+	 * Sets how long a listing stays fresh when the server gives no {@code ttlMs}.
+	 * @param ttl zero or positive; zero disables caching for such servers; default
+	 * {@link #DEFAULT_CATALOGUE_TTL}
+	 * @return this builder
+	 */
+	public McpClientBuilder catalogueTtl(Duration ttl) {
+		if (ttl == null || ttl.isNegative()) {
+			throw new IllegalArgumentException("The catalogue TTL must be zero or positive, was " + ttl);
+		}
+		this.catalogueTtl = ttl;
+		return this;
+	}
+
+	/**
+	 * Whether the client keeps a notification stream open to learn of list changes (legacy
+	 * GET stream, modern {@code subscriptions/listen}) when the server announces them.
+	 * @param listen {@code false} to rely on the catalogue's freshness alone; default on
+	 * @return this builder
+	 */
+	public McpClientBuilder listenForChanges(boolean listen) {
+		this.listenForChanges = listen;
+		return this;
+	}
+
+	/**
 	 * Sets the clock of the client's status timestamps.
 	 * @param clock the clock; default UTC system time
 	 * @return this builder
@@ -333,8 +371,19 @@ public final class McpClientBuilder {
 		HttpTransport transport = new HttpTransport(restClient(), this.url);
 		Watchdog watchdog = new Watchdog(this.name);
 		BackgroundTasks background = new BackgroundTasks(this.name);
+		ClientStats stats = new ClientStats(this.name, this.url, this.clock);
+		List<McpEventListener> listeners = new ArrayList<>();
+		listeners.add(stats);
+		listeners.addAll(this.eventListeners);
+		McpEvents events = new McpEvents(listeners);
+		McpCatalogue catalogue = new McpCatalogue(this.name, this.catalogueTtl, this.clock, events);
+		events.add(catalogue);
+		ServerMessageListener applicationListener = this.notificationListener;
 		JsonRpcExchange exchange = new JsonRpcExchange(settings, transport, jsonRpc, watchdog, background,
-				this.notificationListener);
+				(upstream, method, params) -> {
+					catalogue.onNotification(upstream, method, params);
+					applicationListener.onNotification(upstream, method, params);
+				});
 		Map<String, String> fixedHeaders = Map.copyOf(this.headers);
 		Consumer<HttpHeaders> provider = this.headersProvider;
 		McpCredentials creds = this.credentials;
@@ -345,21 +394,19 @@ public final class McpClientBuilder {
 				creds.apply(h);
 			}
 		};
-		ClientStats stats = new ClientStats(this.name, this.url, this.clock);
-		List<McpEventListener> listeners = new ArrayList<>();
-		listeners.add(stats);
-		listeners.addAll(this.eventListeners);
-		McpEvents events = new McpEvents(listeners);
 		ProtocolSession session = session(settings, exchange, baseHeaders, events);
 		ToolRegistry tools = new ToolRegistry();
 		ReplayGate gate = (this.replayGate != null) ? this.replayGate : new DefaultReplayGate(this.recoveryPolicy);
 		RecoveringExecutor executor = new RecoveringExecutor(this.name, session, this.recoveryPolicy, gate, tools,
 				events, creds);
-		DefaultMcpClient client = new DefaultMcpClient(this.name, jsonRpc, session, executor, tools,
-				this.requestTimeout, stats, this.observationRegistry);
+		ListenLoop listenLoop = new ListenLoop(this.name, session);
+		DefaultMcpClient client = new DefaultMcpClient(this.name, jsonRpc, session, executor, tools, catalogue,
+				this.requestTimeout, stats, this.observationRegistry, this.listenForChanges ? listenLoop::start : () -> {
+				});
 		Keepalive keepalive = (this.keepaliveInterval != null)
 				? new Keepalive(this.name, this.keepaliveInterval, () -> session.current() != null, client::ping) : null;
 		client.onClose(() -> {
+			listenLoop.close();
 			if (keepalive != null) {
 				keepalive.close();
 			}

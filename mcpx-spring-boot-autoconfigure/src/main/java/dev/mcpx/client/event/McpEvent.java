@@ -5,7 +5,7 @@ package dev.mcpx.client.event;
  * immutable and carry no secret: no session id in full, no header value.
  */
 public sealed interface McpEvent permits McpSessionExpiredEvent, McpSessionRecoveredEvent, McpRecoveryFailedEvent,
-		McpRequestReissuedEvent, McpReissueRefusedEvent, McpEraDetectedEvent {
+		McpRequestReissuedEvent, McpReissueRefusedEvent, McpEraDetectedEvent, McpCatalogueInvalidatedEvent {
 
 	/**
 	 * The upstream the event is about.

@@ -1,6 +1,7 @@
 package dev.mcpx.client.event;
 
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -20,7 +21,16 @@ public final class McpEvents {
 	 * @param listeners the listeners, called in order
 	 */
 	public McpEvents(List<McpEventListener> listeners) {
-		this.listeners = List.copyOf(listeners);
+		this.listeners = new CopyOnWriteArrayList<>(listeners);
+	}
+
+	/**
+	 * Adds a listener, called after those already there; for parts of the client that are
+	 * built after the publisher they publish through.
+	 * @param listener the listener
+	 */
+	public void add(McpEventListener listener) {
+		this.listeners.add(listener);
 	}
 
 	/**

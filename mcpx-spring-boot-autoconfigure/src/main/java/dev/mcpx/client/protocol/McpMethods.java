@@ -15,6 +15,8 @@ public final class McpMethods {
 
 	public static final String SERVER_DISCOVER = "server/discover";
 
+	public static final String SUBSCRIPTIONS_LISTEN = "subscriptions/listen";
+
 	public static final String TOOLS_LIST = "tools/list";
 
 	public static final String TOOLS_CALL = "tools/call";

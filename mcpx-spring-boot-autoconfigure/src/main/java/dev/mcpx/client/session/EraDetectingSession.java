@@ -125,6 +125,11 @@ public final class EraDetectingSession implements ProtocolSession {
 	}
 
 	@Override
+	public JsonRpcExchange.ListenOutcome listen(SessionState on, java.util.function.Consumer<java.io.Closeable> opened) {
+		return of(on).listen(on, opened);
+	}
+
+	@Override
 	public SessionState negotiate(SessionState refused, List<String> supported) {
 		return of(refused).negotiate(refused, supported);
 	}

@@ -149,6 +149,85 @@ public final class JsonRpcExchange {
 	}
 
 	/**
+	 * Holds a long-lived notification stream open (a legacy GET, or a modern
+	 * {@code subscriptions/listen} POST) and dispatches what arrives until it ends. No
+	 * deadline applies; the caller aborts it by closing the stream it is handed.
+	 * @param listenRequest the {@code subscriptions/listen} request body, or {@code null} for
+	 * a GET
+	 * @param headers adds the session's headers
+	 * @param opened receives the open body, to close it when the stream must end
+	 * @param options where the eras differ
+	 * @return how the stream ended
+	 * @throws McpException if it could not be opened
+	 */
+	public ListenOutcome listen(JsonNode listenRequest, Consumer<HttpHeaders> headers,
+			Consumer<java.io.Closeable> opened, ExchangeOptions options) {
+		HttpTransport.ResponseReader<ListenOutcome> reader = (response) -> {
+			opened.accept(response.body());
+			if (response.status() == 404) {
+				return ListenOutcome.SESSION_GONE;
+			}
+			if (response.status() == 405) {
+				return ListenOutcome.NOT_OFFERED;
+			}
+			if (response.status() >= 300) {
+				throw statusFailure(response, "listen");
+			}
+			if (!response.isEventStream()) {
+				return ListenOutcome.NOT_OFFERED;
+			}
+			SseParser parser = new SseParser(response.body(), this.settings.maxMessageBytes());
+			try {
+				for (SseEvent event = parser.next(); event != null; event = parser.next()) {
+					if (!event.hasData()) {
+						continue;
+					}
+					JsonRpcMessage message = decodeEvent(event, "listen");
+					if (message instanceof JsonRpcMessage.Response) {
+						// 2026-07-28 subscriptions §Graceful Closure: the server ended it.
+						return ListenOutcome.ENDED;
+					}
+					dispatch(message, headers, options);
+				}
+			}
+			catch (IOException ex) {
+				return ListenOutcome.BROKEN;
+			}
+			return ListenOutcome.ENDED;
+		};
+		try {
+			if (listenRequest == null) {
+				return this.transport.get(headers, reader);
+			}
+			byte[] body = this.jsonRpc.request(this.ids.incrementAndGet(), McpMethods.SUBSCRIPTIONS_LISTEN,
+					listenRequest);
+			return this.transport.post(body, headers, reader);
+		}
+		catch (IOException ex) {
+			return ListenOutcome.BROKEN;
+		}
+	}
+
+	/**
+	 * How a notification stream ended.
+	 */
+	public enum ListenOutcome {
+
+		/** The stream ended or the server closed it: open it again later. */
+		ENDED,
+
+		/** The connection broke: open it again later. */
+		BROKEN,
+
+		/** The server offers no such stream (405, or not an event stream). */
+		NOT_OFFERED,
+
+		/** The session the stream belonged to is gone (404). */
+		SESSION_GONE
+
+	}
+
+	/**
 	 * Sends a DELETE, errors ignored.
 	 * @param headers adds the session's headers
 	 * @param timeout the bound of this exchange

@@ -217,6 +217,12 @@ public final class LegacySession implements ProtocolSession {
 		this.exchange.notify(method, params, headers(on), timeout);
 	}
 
+	/** 2025-11-25 transports §Listening for Messages from the Server: a GET on the session. */
+	@Override
+	public JsonRpcExchange.ListenOutcome listen(SessionState on, Consumer<java.io.Closeable> opened) {
+		return this.exchange.listen(null, headers(on), opened, this.options);
+	}
+
 	/**
 	 * Ends the session: a DELETE with its id, bounded to {@link #DELETE_TIMEOUT}, errors
 	 * ignored (2025-11-25 transports §Session Management, rule 5).

@@ -240,23 +240,8 @@ public final class ModernSession implements ProtocolSession {
 
 	private JsonNode send(SessionState on, String method, JsonNode params, java.time.Duration timeout,
 			Map<String, String> extraHeaders) {
-		ObjectNode withMeta = (params != null) ? ((ObjectNode) params).deepCopy() : this.exchange.jsonRpc().object();
-		ObjectNode meta = (withMeta.get(META) instanceof ObjectNode existing) ? existing : withMeta.putObject(META);
-		meta.put(META_PROTOCOL_VERSION, on.protocolVersion());
-		meta.set(META_CLIENT_CAPABILITIES, this.clientCapabilities.deepCopy());
-		ObjectNode clientInfo = meta.putObject(META_CLIENT_INFO);
-		clientInfo.put("name", this.settings.clientInfo().name());
-		clientInfo.put("version", this.settings.clientInfo().version());
-		String name = mirroredName(method, withMeta);
-		Consumer<HttpHeaders> headers = (h) -> {
-			this.baseHeaders.accept(h);
-			h.set(PROTOCOL_VERSION_HEADER, on.protocolVersion());
-			h.set(METHOD_HEADER, method);
-			if (name != null) {
-				h.set(NAME_HEADER, HeaderValues.encode(name));
-			}
-			extraHeaders.forEach(h::set);
-		};
+		ObjectNode withMeta = withMeta(on, params);
+		Consumer<HttpHeaders> headers = modernHeaders(on, method, withMeta, extraHeaders);
 		JsonNode result;
 		try {
 			result = this.exchange.request(method, withMeta, headers, timeout, ExchangeOptions.modern()).result();
@@ -270,6 +255,33 @@ public final class ModernSession implements ProtocolSession {
 					method + " returned an unknown resultType '" + resultType + "'", null);
 		}
 		return result;
+	}
+
+	/** A copy of the parameters with this client's request metadata (2026-07-28 basic §_meta). */
+	private ObjectNode withMeta(SessionState on, JsonNode params) {
+		ObjectNode withMeta = (params != null) ? ((ObjectNode) params).deepCopy() : this.exchange.jsonRpc().object();
+		ObjectNode meta = (withMeta.get(META) instanceof ObjectNode existing) ? existing : withMeta.putObject(META);
+		meta.put(META_PROTOCOL_VERSION, on.protocolVersion());
+		meta.set(META_CLIENT_CAPABILITIES, this.clientCapabilities.deepCopy());
+		ObjectNode clientInfo = meta.putObject(META_CLIENT_INFO);
+		clientInfo.put("name", this.settings.clientInfo().name());
+		clientInfo.put("version", this.settings.clientInfo().version());
+		return withMeta;
+	}
+
+	/** The headers that mirror the body (transports/streamable-http §Request Metadata). */
+	private Consumer<HttpHeaders> modernHeaders(SessionState on, String method, JsonNode body,
+			Map<String, String> extraHeaders) {
+		String name = mirroredName(method, body);
+		return (h) -> {
+			this.baseHeaders.accept(h);
+			h.set(PROTOCOL_VERSION_HEADER, on.protocolVersion());
+			h.set(METHOD_HEADER, method);
+			if (name != null) {
+				h.set(NAME_HEADER, HeaderValues.encode(name));
+			}
+			extraHeaders.forEach(h::set);
+		};
 	}
 
 	/**
@@ -337,6 +349,22 @@ public final class ModernSession implements ProtocolSession {
 			}
 		}
 		return values;
+	}
+
+	/**
+	 * 2026-07-28 basic/patterns/subscriptions: one {@code subscriptions/listen} for the
+	 * three list changes, with the request metadata every request carries.
+	 */
+	@Override
+	public JsonRpcExchange.ListenOutcome listen(SessionState on, Consumer<java.io.Closeable> opened) {
+		ObjectNode params = this.exchange.jsonRpc().object();
+		ObjectNode filter = params.putObject("notifications");
+		filter.put("toolsListChanged", true);
+		filter.put("promptsListChanged", true);
+		filter.put("resourcesListChanged", true);
+		ObjectNode withMeta = withMeta(on, params);
+		return this.exchange.listen(withMeta, modernHeaders(on, McpMethods.SUBSCRIPTIONS_LISTEN, withMeta, Map.of()),
+				opened, ExchangeOptions.modern());
 	}
 
 	/** Nothing to end: modern requests hold no server-side state. */

@@ -72,6 +72,17 @@ public interface ProtocolSession {
 	}
 
 	/**
+	 * Holds the state's notification stream open until it ends (legacy: GET on the session;
+	 * modern: {@code subscriptions/listen} for list changes), dispatching notifications to
+	 * the client's listeners.
+	 * @param on the state to listen on
+	 * @param opened receives the open stream, to close it when listening must stop
+	 * @return how the stream ended
+	 * @throws McpException if the stream could not be opened
+	 */
+	JsonRpcExchange.ListenOutcome listen(SessionState on, java.util.function.Consumer<java.io.Closeable> opened);
+
+	/**
 	 * Ends the session, bounded, errors ignored.
 	 */
 	void close();
