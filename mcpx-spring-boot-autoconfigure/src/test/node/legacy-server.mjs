@@ -21,6 +21,8 @@
 //                        Open streams of those sessions (GET streams, unfinished POST responses)
 //                        end cleanly (final chunk, no response), or with abortStreams=true their
 //                        connections are destroyed like a crashed server's
+//   POST /admin/changed {"kind": "tools"|"prompts"|"resources"} -> every live session announces
+//                        notifications/<kind>/list_changed (on its GET stream when one is open)
 //   POST /admin/mode    {"expireEverySession": bool} -> while true every JSON-RPC request carrying
 //                        an Mcp-Session-Id (except initialize) is answered 404 -32001 and that
 //                        session is dropped; initialize and notifications still work
@@ -307,6 +309,23 @@ const httpServer = createServer(async (req, res) => {
 					expireEverySession = body.expireEverySession;
 				}
 				return { expireEverySession };
+			},
+			// {"kind": "tools" | "prompts" | "resources"}: every live session's server announces a change
+			changed: async body => {
+				let notified = 0;
+				for (const { server } of sessions.values()) {
+					if (body.kind === 'prompts') {
+						server.sendPromptListChanged();
+					}
+					else if (body.kind === 'resources') {
+						server.sendResourceListChanged();
+					}
+					else {
+						server.sendToolListChanged();
+					}
+					notified++;
+				}
+				return notified;
 			}
 		});
 		if (admin) {

@@ -295,9 +295,9 @@ function watchFirstWrite(res) {
 
 /**
  * Handles `/admin/*`. Returns true when the request was an admin request.
- * The concrete peer supplies counts(), and optionally forget(body) and mode(body).
+ * The concrete peer supplies counts(), and optionally forget(body), mode(body) and changed(body).
  */
-export async function handleAdmin(req, res, url, { counters, cuts, counts, forget, mode }) {
+export async function handleAdmin(req, res, url, { counters, cuts, counts, forget, mode, changed }) {
 	if (!url.pathname.startsWith('/admin/')) {
 		return false;
 	}
@@ -328,6 +328,14 @@ export async function handleAdmin(req, res, url, { counters, cuts, counts, forge
 			}
 			else {
 				sendJson(res, 200, { ok: true, dropped: await forget(body) });
+			}
+		}
+		else if (op === 'changed' && req.method === 'POST') {
+			if (!changed) {
+				sendJson(res, 501, { error: 'not supported by this peer' });
+			}
+			else {
+				sendJson(res, 200, { ok: true, notified: await changed(body) });
 			}
 		}
 		else if (op === 'mode' && req.method === 'POST') {

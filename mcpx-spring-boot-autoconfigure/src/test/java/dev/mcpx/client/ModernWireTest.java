@@ -412,6 +412,43 @@ class ModernWireTest {
 			.hasMessageContaining("partial");
 	}
 
+	// --- caching and subscriptions: server/utilities/caching, basic/patterns/subscriptions --
+
+	@Test
+	void aListingIsServedFromTheCatalogueForItsTtlAndAListChangedOnTheSubscriptionDropsIt() {
+		wire.stubFor(method("server/discover").willReturn(okJson(result("{\"resultType\":\"complete\","
+				+ "\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":{\"tools\":{\"listChanged\":true}},"
+				+ "\"ttlMs\":0,\"cacheScope\":\"public\"}"))));
+		wire.stubFor(method("tools/list").willReturn(okJson(result("{\"tools\":[],\"ttlMs\":300000,"
+				+ "\"cacheScope\":\"public\"}"))));
+		wire.stubFor(method("prompts/list").willReturn(okJson(result("{\"prompts\":[],\"ttlMs\":0}"))));
+		// The subscription opens after the first success; its change arrives a moment later.
+		wire.stubFor(method("subscriptions/listen").willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
+			.withBody("data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/subscriptions/acknowledged\","
+					+ "\"params\":{\"notifications\":{\"toolsListChanged\":true}}}\n\n"
+					+ "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n")
+			.withFixedDelay(1500)));
+		McpClient modern = client();
+		modern.listTools();
+		modern.listTools();
+		modern.listPrompts();
+		modern.listPrompts();
+		// ttlMs 300000: fresh, no second request; ttlMs 0: immediately stale.
+		assertThat(posts("tools/list")).hasSize(1);
+		assertThat(posts("prompts/list")).hasSize(2);
+
+		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(this.events).anyMatch(
+					(e) -> e instanceof dev.mcpx.client.event.McpCatalogueInvalidatedEvent invalidated
+							&& invalidated.reason().equals("notifications/tools/list_changed")));
+		modern.listTools();
+		assertThat(posts("tools/list")).hasSize(2);
+		LoggedRequest listen = posts("subscriptions/listen").get(0);
+		assertThat(body(listen).at("/params/notifications/toolsListChanged").asBoolean()).isTrue();
+		assertThat(body(listen).at("/params/_meta/io.modelcontextprotocol~1protocolVersion").asString()).isEqualTo(VERSION);
+		assertThat(listen.getHeader("Mcp-Method")).isEqualTo("subscriptions/listen");
+	}
+
 	// --- era detection: basic/versioning §Backward Compatibility ------------------------
 
 	@Test

@@ -275,6 +275,21 @@ public final class JavaSdkServer implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Makes the live server announce that its tools or prompts changed, to every session
+	 * (on the session's GET stream).
+	 * @param kind {@code tools} or {@code prompts}
+	 */
+	public synchronized void announceListChanged(String kind) {
+		McpSyncServer server = this.live.server();
+		if (kind.equals("prompts")) {
+			server.notifyPromptsListChanged();
+		}
+		else {
+			server.notifyToolsListChanged();
+		}
+	}
+
 	/** A brand-new transport and server: they share no session with any earlier one. */
 	private Incarnation incarnate(int number) {
 		HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()

@@ -322,6 +322,18 @@ public final class NodePeer implements AutoCloseable {
 	}
 
 	/**
+	 * Makes every live session announce a list change ({@code notifications/<kind>/list_changed}),
+	 * delivered on the session's GET stream when the client keeps one open.
+	 * @param kind {@code tools}, {@code prompts} or {@code resources}
+	 * @return how many sessions announced it
+	 */
+	public int announceListChanged(String kind) {
+		ObjectNode body = JSON.createObjectNode();
+		body.put("kind", kind);
+		return JSON.readTree(admin("POST", "changed", body)).path("notified").asInt();
+	}
+
+	/**
 	 * Returns everything the process printed so far (stdout and stderr, merged; capped).
 	 * @return the output of the process
 	 */

@@ -92,7 +92,11 @@ public final class ListenLoop implements AutoCloseable {
 					skipped = state;
 					backoff = FIRST_BACKOFF;
 				}
-				case ENDED -> backoff = FIRST_BACKOFF;
+				case ENDED -> {
+					// Open it again, but never in a tight loop against a server that ends it at once.
+					backoff = FIRST_BACKOFF;
+					sleep(FIRST_BACKOFF);
+				}
 				case BROKEN -> {
 					sleep(backoff);
 					backoff = (backoff.compareTo(MAX_BACKOFF) < 0) ? backoff.multipliedBy(2) : MAX_BACKOFF;
