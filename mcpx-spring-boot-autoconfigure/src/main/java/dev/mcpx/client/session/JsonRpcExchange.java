@@ -51,6 +51,12 @@ public final class JsonRpcExchange {
 	/** Resumption attempts of one broken stream: enough to ride out a server's polling, bounded. */
 	public static final int DEFAULT_RESUMPTION_ATTEMPTS = 3;
 
+	/**
+	 * How long a resumed stream may take to replay anything: a server that keeps no events
+	 * would otherwise hold the caller until its whole timeout.
+	 */
+	private static final Duration RESUMPTION_PATIENCE = Duration.ofSeconds(5);
+
 	/** The wait before resuming when the server named no {@code retry:}. */
 	private static final long DEFAULT_RESUMPTION_DELAY_MILLIS = 100;
 
@@ -124,8 +130,8 @@ public final class JsonRpcExchange {
 				return this.transport.post(body, headers,
 						(response) -> readResponse(response, id, method, headers, guard, options));
 			}
-			catch (StreamBrokenException broken) {
-				return resume(broken, id, method, headers, guard, options);
+			catch (StreamBrokenException lost) {
+				return resume(lost, id, method, headers, guard, options);
 			}
 		}
 		catch (IOException | RuntimeException ex) {
@@ -352,26 +358,43 @@ public final class JsonRpcExchange {
 	 * or resumption proves impossible (2025-11-25 transports §Resumability and Redelivery;
 	 * §Sending Messages rule 6: the client MUST respect {@code retry}).
 	 */
-	private Reply resume(StreamBrokenException broken, long id, String method, Consumer<HttpHeaders> headers,
+	private Reply resume(StreamBrokenException lost, long id, String method, Consumer<HttpHeaders> headers,
 			Watchdog.Guard guard, ExchangeOptions options) throws IOException {
 		int attempts = options.resumptionAttempts();
-		StreamBrokenException last = broken;
+		StreamBrokenException last = lost;
 		for (int attempt = 1; attempt <= attempts && last.lastEventId() != null && !guard.expired(); attempt++) {
 			pause((last.retryMillis() >= 0) ? last.retryMillis() : DEFAULT_RESUMPTION_DELAY_MILLIS);
 			String eventId = last.lastEventId();
 			long retry = last.retryMillis();
+			Watchdog.Guard patience = this.watchdog.arm(RESUMPTION_PATIENCE);
 			try {
 				return this.transport.get((h) -> {
 					headers.accept(h);
 					h.set(LAST_EVENT_ID_HEADER, eventId);
-				}, (response) -> readResumed(response, id, method, headers, guard, eventId, retry, options));
+				}, (response) -> {
+					patience.attach(response.body());
+					return readResumed(response, id, method, headers, guard, eventId, retry, options);
+				});
 			}
-			catch (StreamBrokenException again) {
-				if (again.sessionGone()) {
+			catch (IOException again) {
+				if (guard.expired()) {
 					throw again;
 				}
-				last = (again.lastEventId() != null) ? again
+				if (patience.expired()) {
+					// A server that keeps no events holds the GET open and replays nothing.
+					throw new StreamBrokenException("resuming replayed nothing within " + RESUMPTION_PATIENCE.toSeconds()
+							+ " s: the server keeps no events", again, eventId, retry);
+				}
+				StreamBrokenException broken = (again instanceof StreamBrokenException b) ? b
 						: new StreamBrokenException(again.getMessage(), again, eventId, retry);
+				if (broken.sessionGone()) {
+					throw broken;
+				}
+				last = (broken.lastEventId() != null) ? broken
+						: new StreamBrokenException(broken.getMessage(), broken, eventId, retry);
+			}
+			finally {
+				patience.close();
 			}
 		}
 		throw last;

@@ -339,6 +339,28 @@ class LegacyRecoveryWireTest {
 	}
 
 	@Test
+	void aServerThatKeepsNoEventsEndsResumptionAndTheGateDecides() {
+		stubSessionsAThenB();
+		wire.stubFor(method("resources/read", "session-A-0123456789").inScenario("r")
+			.whenScenarioStateIs(Scenario.STARTED)
+			.willReturn(aResponse().withHeader("Content-Type", "text/event-stream").withBody("id: ev-1\ndata:\n\n"))
+			.willSetStateTo("again"));
+		wire.stubFor(method("resources/read", "session-A-0123456789").inScenario("r").whenScenarioStateIs("again")
+			.willReturn(okJson(result("{\"contents\":[{\"uri\":\"a://1\",\"text\":\"second\"}]}"))));
+		// The resumed GET stays open with keep-alive comments and never replays anything.
+		wire.stubFor(get(urlEqualTo("/mcp")).willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
+			.withBody(": keep-alive\n".repeat(100))
+			.withChunkedDribbleDelay(100, 20_000)));
+
+		assertThat(client((b) -> b.requestTimeout(Duration.ofSeconds(20))).readResource("a://1").contents().get(0).text())
+			.isEqualTo("second");
+		// One resumption, given up on; the read-shaped request was then re-issued in the same session.
+		assertThat(wire.findAll(getRequestedFor(urlEqualTo("/mcp")))).hasSize(1);
+		assertThat(posts("resources/read")).hasSize(2);
+		assertThat(posts("initialize")).hasSize(1);
+	}
+
+	@Test
 	void keepaliveFindsAnExpiredSessionBeforeACallerDoes() {
 		stubSessionsAThenB();
 		wire.stubFor(method("ping", "session-B-0123456789").willReturn(okJson(result("{}"))));
