@@ -383,7 +383,7 @@ public final class McpClientBuilder {
 				(upstream, method, params) -> {
 					catalogue.onNotification(upstream, method, params);
 					applicationListener.onNotification(upstream, method, params);
-				});
+				}, events);
 		Map<String, String> fixedHeaders = Map.copyOf(this.headers);
 		Consumer<HttpHeaders> provider = this.headersProvider;
 		McpCredentials creds = this.credentials;
@@ -420,7 +420,8 @@ public final class McpClientBuilder {
 			Consumer<HttpHeaders> baseHeaders, McpEvents events) {
 		int resumptionAttempts = this.recoveryPolicy.brokenStream() ? this.recoveryPolicy.resumptionAttempts() : 0;
 		LegacySession legacy = new LegacySession(settings, exchange, baseHeaders, resumptionAttempts);
-		ModernSession modern = new ModernSession(settings, exchange, baseHeaders, this.inputHandler);
+		ModernSession modern = new ModernSession(settings, exchange, baseHeaders, this.inputHandler,
+				this.protocol == ProtocolMode.MODERN);
 		return switch (this.protocol) {
 			case LEGACY -> legacy;
 			case MODERN -> modern;

@@ -446,7 +446,7 @@ class LegacyWireTest {
 	void anUnreachableUpstreamIsATransportError() {
 		try (McpClient nowhere = McpClient.builder("nowhere", URI.create("http://127.0.0.1:1/mcp")).build()) {
 			assertThatThrownBy(nowhere::ping).isInstanceOf(McpTransportException.class)
-				.hasMessageContaining("could not reach");
+				.hasMessageContaining("could not reach 127.0.0.1:1 (connection refused)");
 		}
 	}
 

@@ -261,6 +261,16 @@ class ModernWireTest {
 	}
 
 	@Test
+	void aModernClientMeetingALegacyServerSaysSo() {
+		wire.stubFor(method("server/discover").willReturn(error(400, -32000, "Bad Request: No valid session ID provided",
+				null)));
+
+		assertThatThrownBy(client()::listTools).isInstanceOf(McpProtocolException.class)
+			.hasMessageContaining("does not speak 2026-07-28")
+			.hasMessageContaining("auto or legacy");
+	}
+
+	@Test
 	void aHeaderMismatchIsATypedError() {
 		stubDiscover();
 		wire.stubFor(method("tools/list").willReturn(error(400, -32020, "Header mismatch", null)));

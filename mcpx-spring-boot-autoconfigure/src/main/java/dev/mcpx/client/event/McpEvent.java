@@ -5,7 +5,7 @@ package dev.mcpx.client.event;
  * immutable and carry no secret: no session id in full, no header value.
  */
 public sealed interface McpEvent permits McpSessionExpiredEvent, McpSessionRecoveredEvent, McpRecoveryFailedEvent,
-		McpRequestReissuedEvent, McpReissueRefusedEvent, McpEraDetectedEvent, McpCatalogueInvalidatedEvent {
+		McpRequestReissuedEvent, McpReissueRefusedEvent, McpEraDetectedEvent, McpCatalogueInvalidatedEvent, McpStreamResumedEvent {
 
 	/**
 	 * The upstream the event is about.

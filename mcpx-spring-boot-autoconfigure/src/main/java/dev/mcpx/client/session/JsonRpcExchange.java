@@ -3,6 +3,7 @@ package dev.mcpx.client.session;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,6 +21,8 @@ import dev.mcpx.client.McpProtocolException;
 import dev.mcpx.client.McpStreamLostException;
 import dev.mcpx.client.McpTimeoutException;
 import dev.mcpx.client.McpTransportException;
+import dev.mcpx.client.event.McpEvents;
+import dev.mcpx.client.event.McpStreamResumedEvent;
 import dev.mcpx.client.protocol.JsonRpc;
 import dev.mcpx.client.protocol.JsonRpcMessage;
 import dev.mcpx.client.protocol.McpMethods;
@@ -80,6 +83,8 @@ public final class JsonRpcExchange {
 
 	private final ServerMessageListener listener;
 
+	private final McpEvents events;
+
 	private final AtomicLong ids = new AtomicLong();
 
 	/**
@@ -90,15 +95,17 @@ public final class JsonRpcExchange {
 	 * @param watchdog enforces request deadlines
 	 * @param background runs cancellation notices
 	 * @param listener receives server notifications
+	 * @param events hears of resumed streams
 	 */
 	public JsonRpcExchange(SessionSettings settings, HttpTransport transport, JsonRpc jsonRpc, Watchdog watchdog,
-			Executor background, ServerMessageListener listener) {
+			Executor background, ServerMessageListener listener, McpEvents events) {
 		this.settings = settings;
 		this.transport = transport;
 		this.jsonRpc = jsonRpc;
 		this.watchdog = watchdog;
 		this.background = background;
 		this.listener = listener;
+		this.events = events;
 	}
 
 	/**
@@ -367,14 +374,17 @@ public final class JsonRpcExchange {
 			String eventId = last.lastEventId();
 			long retry = last.retryMillis();
 			Watchdog.Guard patience = this.watchdog.arm(RESUMPTION_PATIENCE);
+			logger.debug("[" + upstream() + "] resuming " + method + "'s stream (attempt " + attempt + ")");
 			try {
-				return this.transport.get((h) -> {
+				Reply reply = this.transport.get((h) -> {
 					headers.accept(h);
 					h.set(LAST_EVENT_ID_HEADER, eventId);
 				}, (response) -> {
 					patience.attach(response.body());
 					return readResumed(response, id, method, headers, guard, eventId, retry, options);
 				});
+				this.events.publish(new McpStreamResumedEvent(upstream(), method, attempt));
+				return reply;
 			}
 			catch (IOException again) {
 				if (guard.expired()) {
@@ -561,7 +571,10 @@ public final class JsonRpcExchange {
 			return new McpTransportException(upstream(), method + " was interrupted", ex);
 		}
 		if (ex instanceof NotSentException) {
-			return new McpTransportException(upstream(), method + " could not reach the upstream: " + describe(ex), ex);
+			URI endpoint = this.transport.endpoint();
+			String authority = endpoint.getHost() + ((endpoint.getPort() >= 0) ? ":" + endpoint.getPort() : "");
+			return new McpTransportException(upstream(), "could not reach " + authority + " (" + unreachable(ex)
+					+ "); " + method + " was not sent", ex);
 		}
 		if (ex instanceof StreamBrokenException broken) {
 			return new McpStreamLostException(upstream(), method,
@@ -591,6 +604,22 @@ public final class JsonRpcExchange {
 				logger.debug("[" + upstream() + "] cancellation notice not delivered: " + ex.getMessage());
 			}
 		});
+	}
+
+	/** Why a connection could not be made, in the words an operator searches for. */
+	private static String unreachable(Throwable failure) {
+		for (Throwable t = failure; t != null; t = t.getCause()) {
+			if (t instanceof java.net.ConnectException) {
+				return "connection refused";
+			}
+			if (t instanceof java.net.UnknownHostException || t instanceof java.nio.channels.UnresolvedAddressException) {
+				return "unknown host";
+			}
+			if (t instanceof java.net.NoRouteToHostException) {
+				return "no route to host";
+			}
+		}
+		return describe(failure);
 	}
 
 	/** The innermost message of an I/O failure: the JDK often leaves the outer one empty. */

@@ -70,6 +70,8 @@ public final class ModernSession implements ProtocolSession {
 
 	private volatile SessionState state;
 
+	private final boolean forced;
+
 	/**
 	 * Creates the modern exchange of one client.
 	 * @param settings the client's settings
@@ -79,6 +81,21 @@ public final class ModernSession implements ProtocolSession {
 	 */
 	public ModernSession(SessionSettings settings, JsonRpcExchange exchange, Consumer<HttpHeaders> baseHeaders,
 			McpInputHandler inputHandler) {
+		this(settings, exchange, baseHeaders, inputHandler, false);
+	}
+
+	/**
+	 * Creates the modern exchange of one client.
+	 * @param settings the client's settings
+	 * @param exchange performs the exchanges
+	 * @param baseHeaders adds headers every request carries (authorization, custom)
+	 * @param inputHandler answers input requests, or {@code null}
+	 * @param forced whether the era is fixed by configuration (no detector falls back to
+	 * legacy), so that a legacy server's rejection is explained as such
+	 */
+	public ModernSession(SessionSettings settings, JsonRpcExchange exchange, Consumer<HttpHeaders> baseHeaders,
+			McpInputHandler inputHandler, boolean forced) {
+		this.forced = forced;
 		this.settings = settings;
 		this.exchange = exchange;
 		this.baseHeaders = baseHeaders;
@@ -107,10 +124,25 @@ public final class ModernSession implements ProtocolSession {
 		}
 		synchronized (this.discoveryLock) {
 			if (this.state == null) {
-				this.state = discover(SUPPORTED_VERSIONS.get(0));
+				try {
+					this.state = discover(SUPPORTED_VERSIONS.get(0));
+				}
+				catch (McpException ex) {
+					throw this.forced ? explained(ex) : ex;
+				}
 			}
 			return this.state;
 		}
+	}
+
+	/** A forced-modern client meeting a legacy server says so, rather than showing a 400. */
+	private McpException explained(McpException failure) {
+		if (failure instanceof NotModernServerException || EraEvidence.showsLegacyServer(failure)) {
+			return new McpProtocolException(this.settings.upstream(), "the upstream answered server/discover as a "
+					+ "legacy (2025-11-25 or earlier) server does; it does not speak 2026-07-28. Set its protocol to "
+					+ "auto or legacy", failure);
+		}
+		return failure;
 	}
 
 	private SessionState discover(String version) {

@@ -191,6 +191,8 @@ class LegacyRecoveryInteropTest {
 			assertThat(count("/executions/delete_item")).isEqualTo(1);
 			assertThat(count("/resumes")).isGreaterThanOrEqualTo(1);
 			assertThat(events(McpRequestReissuedEvent.class)).isEmpty();
+			assertThat(events(dev.mcpx.client.event.McpStreamResumedEvent.class)).singleElement()
+				.satisfies((e) -> assertThat(e.method()).isEqualTo("tools/call"));
 		}
 	}
 
