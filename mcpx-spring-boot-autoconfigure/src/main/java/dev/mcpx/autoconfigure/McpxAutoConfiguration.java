@@ -87,6 +87,12 @@ public final class McpxAutoConfiguration {
 		return new McpClients(clients);
 	}
 
+	@Bean
+	@ConditionalOnMissingBean
+	McpCatalogueEventBridge mcpCatalogueEventBridge(McpClients clients) {
+		return new McpCatalogueEventBridge(clients);
+	}
+
 	/** The JDK client would attempt an h2c upgrade on plain http; MCP servers gain nothing from it. */
 	private static ClientHttpRequestFactoryBuilder<?> http11(ClientHttpRequestFactoryBuilder<?> builder) {
 		if (builder instanceof JdkClientHttpRequestFactoryBuilder jdk) {

@@ -108,6 +108,27 @@ class McpxApplicationWireMockTests {
 			.withHeader("X-Customized-By", equalTo("boot")));
 	}
 
+	@Autowired
+	org.springframework.context.ApplicationEventPublisher publisher;
+
+	@Test
+	void anApplicationDropsCachedListingsByPublishingAnEvent() {
+		stubSessionsAThenB();
+		this.wire.stubFor(method("tools/list").willReturn(okJson(result("{\"tools\":[]}"))));
+		this.client.ping();
+		this.client.listTools();
+		this.client.listTools();
+		this.wire.verify(1, postRequestedFor(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method",
+				equalTo("tools/list"))));
+
+		this.publisher.publishEvent(new dev.mcpx.client.event.McpCatalogueInvalidatedEvent("wire",
+				java.util.Set.of(dev.mcpx.client.catalogue.CatalogueKind.TOOLS), "application asked"));
+		this.client.listTools();
+
+		this.wire.verify(2, postRequestedFor(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method",
+				equalTo("tools/list"))));
+	}
+
 	@SpringBootApplication
 	static class App {
 
