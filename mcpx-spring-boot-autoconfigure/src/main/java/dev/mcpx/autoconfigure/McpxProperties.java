@@ -27,12 +27,21 @@ public class McpxProperties {
 	 */
 	private final Defaults defaults = new Defaults();
 
+	/**
+	 * Health of the upstreams, as shown under /actuator/health/mcpx.
+	 */
+	private final Health health = new Health();
+
 	public Map<String, Client> getClients() {
 		return this.clients;
 	}
 
 	public Defaults getDefaults() {
 		return this.defaults;
+	}
+
+	public Health getHealth() {
+		return this.health;
 	}
 
 	/**
@@ -282,6 +291,70 @@ public class McpxProperties {
 
 		public void setMaxMessageSize(DataSize maxMessageSize) {
 			this.maxMessageSize = maxMessageSize;
+		}
+
+	}
+
+	/**
+	 * Health of the upstreams: one indicator per upstream under the {@code mcpx} health
+	 * contributor.
+	 */
+	public static class Health {
+
+		/**
+		 * Whether the health check pings an upstream whose last exchange is older than the
+		 * probe interval, rather than only reporting how the application's requests went.
+		 */
+		private boolean probe = false;
+
+		/**
+		 * How old the last exchange with an upstream may be before a health check pings it,
+		 * when the probe is enabled.
+		 */
+		private Duration probeInterval = Duration.ofSeconds(30);
+
+		/**
+		 * Longest a health check waits for an upstream's ping; an upstream that does not
+		 * answer in time is reported down.
+		 */
+		private Duration timeout = Duration.ofSeconds(2);
+
+		/**
+		 * Consecutive failed requests after which an upstream is reported down, whatever
+		 * failed.
+		 */
+		private int downAfterFailures = 3;
+
+		public boolean isProbe() {
+			return this.probe;
+		}
+
+		public void setProbe(boolean probe) {
+			this.probe = probe;
+		}
+
+		public Duration getProbeInterval() {
+			return this.probeInterval;
+		}
+
+		public void setProbeInterval(Duration probeInterval) {
+			this.probeInterval = probeInterval;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		public int getDownAfterFailures() {
+			return this.downAfterFailures;
+		}
+
+		public void setDownAfterFailures(int downAfterFailures) {
+			this.downAfterFailures = downAfterFailures;
 		}
 
 	}

@@ -38,6 +38,8 @@ final class ClientStats implements McpEventListener {
 
 	private volatile String lastError;
 
+	private volatile Class<? extends McpException> lastErrorType;
+
 	ClientStats(String upstream, URI url, Clock clock) {
 		this.upstream = upstream;
 		this.url = redacted(url);
@@ -63,6 +65,7 @@ final class ClientStats implements McpEventListener {
 	void failed(McpException failure) {
 		this.lastFailureAt = this.clock.instant();
 		this.lastError = failure.getClass().getSimpleName() + ": " + failure.getMessage();
+		this.lastErrorType = failure.getClass();
 		this.consecutiveFailures.incrementAndGet();
 	}
 
@@ -70,7 +73,7 @@ final class ClientStats implements McpEventListener {
 		return new McpClientStatus(this.upstream, this.url, (state != null) ? state.era() : null,
 				(state != null) ? state.protocolVersion() : null, (state != null) ? state.serverInfo() : null,
 				(state != null) ? state.generation() : 0, this.recoveries.get(), this.reissues.get(),
-				this.lastRecoveryAt, this.lastSuccessAt, this.lastFailureAt, this.lastError,
+				this.lastRecoveryAt, this.lastSuccessAt, this.lastFailureAt, this.lastError, this.lastErrorType,
 				this.consecutiveFailures.get());
 	}
 

@@ -153,16 +153,21 @@ final class DefaultMcpClient implements McpClient {
 		params.put("name", toolName);
 		JsonNode args = this.jsonRpc.mapper().valueToTree((arguments != null) ? arguments : Map.of());
 		params.set("arguments", args);
-		Map<String, String> headers = Map.of();
-		if (this.executor.connect().era() == ProtocolEra.MODERN) {
-			ToolHeaders declared = this.tools.headers(toolName);
-			if (!declared.isValid()) {
-				throw new McpProtocolException(this.name, "tool '" + toolName + "' declares invalid x-mcp-header "
-						+ "parameters (" + declared.invalidReason() + "); it was not called", null);
-			}
-			headers = declared.headersFor(args);
+		return ResultMapper.callToolResult(send(McpMethods.TOOLS_CALL, params, toolName,
+				(state) -> (state.era() == ProtocolEra.MODERN) ? headerParameters(toolName, args) : Map.of()));
+	}
+
+	/**
+	 * The {@code Mcp-Param-*} headers of a modern tool call; a tool with invalid
+	 * declarations is not called (2026-07-28 transports/streamable-http §Schema Extension).
+	 */
+	private Map<String, String> headerParameters(String toolName, JsonNode args) {
+		ToolHeaders declared = this.tools.headers(toolName);
+		if (!declared.isValid()) {
+			throw new McpProtocolException(this.name, "tool '" + toolName + "' declares invalid x-mcp-header "
+					+ "parameters (" + declared.invalidReason() + "); it was not called", null);
 		}
-		return ResultMapper.callToolResult(send(McpMethods.TOOLS_CALL, params, toolName, headers));
+		return declared.headersFor(args);
 	}
 
 	@Override
@@ -203,11 +208,9 @@ final class DefaultMcpClient implements McpClient {
 		return ResultMapper.readResourceResult(send(McpMethods.RESOURCES_READ, params, null));
 	}
 
-	/** A modern server has no {@code ping}; {@code server/discover} is its cheapest request. */
 	@Override
 	public void ping() {
-		boolean modern = this.executor.connect().era() == ProtocolEra.MODERN;
-		send(modern ? McpMethods.SERVER_DISCOVER : McpMethods.PING, null, null);
+		send(McpMethods.PING, null, null);
 	}
 
 	@Override
@@ -330,18 +333,25 @@ final class DefaultMcpClient implements McpClient {
 	}
 
 	private JsonNode send(String method, JsonNode params, String toolName) {
-		return send(method, params, toolName, Map.of());
+		return send(method, params, toolName, (state) -> Map.of());
 	}
 
-	private JsonNode send(String method, JsonNode params, String toolName, Map<String, String> headers) {
+	/**
+	 * The one way a request leaves the client API: connecting first if need be, then
+	 * through the executor, observed and counted whatever happens on the way.
+	 */
+	private JsonNode send(String method, JsonNode params, String toolName,
+			Function<SessionState, Map<String, String>> headers) {
 		if (this.closed) {
 			throw new McpException(this.name, "the client is closed", null);
 		}
-		McpRequest request = new McpRequest(method, params, toolName, this.requestTimeout, headers);
-		Observation observation = McpObservation.start(this.observations, this.name, request);
+		Observation observation = McpObservation.start(this.observations, this.name, method);
 		try (Observation.Scope scope = observation.openScope()) {
-			requireCapability(method);
-			JsonNode result = this.executor.execute(request);
+			SessionState state = this.executor.connect();
+			String wireMethod = onTheWire(method, state);
+			requireCapability(wireMethod, state);
+			JsonNode result = this.executor.execute(
+					new McpRequest(wireMethod, params, toolName, this.requestTimeout, headers.apply(state)));
 			this.stats.succeeded();
 			this.connected.run();
 			observation.lowCardinalityKeyValue(McpObservation.OUTCOME, McpObservation.SUCCESS);
@@ -365,15 +375,20 @@ final class DefaultMcpClient implements McpClient {
 
 	/**
 	 * Only capabilities the server declared are used (2025-11-25 basic/lifecycle
-	 * §Operation). The session is opened first if need be, to learn them.
+	 * §Operation).
 	 */
-	private void requireCapability(String method) {
+	/** A modern server has no {@code ping}; {@code server/discover} is its cheapest request. */
+	private static String onTheWire(String method, SessionState state) {
+		return (McpMethods.PING.equals(method) && state.era() == ProtocolEra.MODERN) ? McpMethods.SERVER_DISCOVER
+				: method;
+	}
+
+	private void requireCapability(String method, SessionState state) {
 		int slash = method.indexOf('/');
 		String capability = (slash > 0) ? method.substring(0, slash) : null;
 		if (capability == null || !SERVER_CAPABILITIES.contains(capability)) {
 			return;
 		}
-		SessionState state = this.executor.connect();
 		// Modern servers declare capabilities only through an optional discovery.
 		if (state.era() == ProtocolEra.LEGACY && !state.capabilities().has(capability)) {
 			throw new McpCapabilityException(this.name, method, capability);

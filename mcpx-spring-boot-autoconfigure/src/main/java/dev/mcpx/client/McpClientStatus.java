@@ -22,11 +22,13 @@ import dev.mcpx.client.model.Implementation;
  * @param lastSuccessAt when a request last succeeded, or {@code null}
  * @param lastFailureAt when a request last failed, or {@code null}
  * @param lastError the last failure's type and message, or {@code null}
+ * @param lastErrorType the type of the last failure, or {@code null}
  * @param consecutiveFailures failed requests since the last success
  */
 public record McpClientStatus(String upstream, String url, ProtocolEra era, String protocolVersion,
 		Implementation serverInfo, long sessionGeneration, long recoveries, long reissues, Instant lastRecoveryAt,
-		Instant lastSuccessAt, Instant lastFailureAt, String lastError, int consecutiveFailures) {
+		Instant lastSuccessAt, Instant lastFailureAt, String lastError, Class<? extends McpException> lastErrorType,
+		int consecutiveFailures) {
 
 	/**
 	 * Whether the client has exchanged anything with its upstream yet.

@@ -4,8 +4,6 @@ import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
-import dev.mcpx.client.session.McpRequest;
-
 /**
  * The observation of one client request, {@code mcpx.client.requests}: a timer per
  * upstream, method and outcome where Micrometer metrics are configured, a span where
@@ -24,10 +22,10 @@ final class McpObservation {
 	private McpObservation() {
 	}
 
-	static Observation start(ObservationRegistry registry, String upstream, McpRequest request) {
+	static Observation start(ObservationRegistry registry, String upstream, String method) {
 		return Observation.createNotStarted(NAME, registry)
-			.contextualName("mcp " + request.method())
-			.lowCardinalityKeyValues(KeyValues.of("upstream", upstream, "method", request.method()))
+			.contextualName("mcp " + method)
+			.lowCardinalityKeyValues(KeyValues.of("upstream", upstream, "method", method))
 			.start();
 	}
 

@@ -1,0 +1,57 @@
+package dev.mcpx.autoconfigure.actuate;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+import dev.mcpx.client.McpClientStatus;
+import dev.mcpx.client.model.Implementation;
+
+/**
+ * What the health of an upstream and the {@code mcpx} endpoint show of its client's status:
+ * plain strings and numbers only, unknown values left out. Nothing else is shown: no header,
+ * no session id, no consecutive-failure bookkeeping.
+ */
+final class McpClientStatusDetails {
+
+	private McpClientStatusDetails() {
+	}
+
+	/**
+	 * The details of one status, in a stable order.
+	 * @param status the client's status
+	 * @return url, era, protocolVersion, serverName, serverVersion, sessionGeneration,
+	 * recoveries, reissues, lastRecovery, lastSuccess and lastError, each when known
+	 */
+	static Map<String, Object> of(McpClientStatus status) {
+		Map<String, Object> details = new LinkedHashMap<>();
+		put(details, "url", status.url());
+		put(details, "era", (status.era() != null) ? status.era().name().toLowerCase(Locale.ROOT) : null);
+		put(details, "protocolVersion", status.protocolVersion());
+		Implementation server = status.serverInfo();
+		if (server != null) {
+			put(details, "serverName", server.name());
+			put(details, "serverVersion", server.version());
+		}
+		details.put("sessionGeneration", status.sessionGeneration());
+		details.put("recoveries", status.recoveries());
+		details.put("reissues", status.reissues());
+		put(details, "lastRecovery", text(status.lastRecoveryAt()));
+		put(details, "lastSuccess", text(status.lastSuccessAt()));
+		put(details, "lastError", status.lastError());
+		return details;
+	}
+
+	private static void put(Map<String, Object> details, String key, Object value) {
+		if (value != null) {
+			details.put(key, value);
+		}
+	}
+
+	/** ISO-8601 text, whatever JSON mapper serializes the details. */
+	private static String text(Instant instant) {
+		return (instant != null) ? instant.toString() : null;
+	}
+
+}

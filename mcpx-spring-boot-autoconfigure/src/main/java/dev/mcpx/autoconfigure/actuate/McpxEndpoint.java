@@ -1,0 +1,174 @@
+package dev.mcpx.autoconfigure.actuate;
+
+import java.lang.reflect.RecordComponent;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+
+import dev.mcpx.client.McpClient;
+import dev.mcpx.client.McpClientStatus;
+import dev.mcpx.client.McpClients;
+import dev.mcpx.client.event.McpEvent;
+
+/**
+ * The {@code mcpx} Actuator endpoint: every upstream's state as its health shows it (but
+ * judged without contacting the upstream) and the most recent events, oldest first.
+ * {@code /actuator/mcpx/<name>} shows one upstream and its events. Only values already
+ * safe to show: the clients' status and the events' fields, which hold no secret.
+ */
+@Endpoint(id = "mcpx")
+public class McpxEndpoint {
+
+	private final McpClients clients;
+
+	private final McpxEventHistory history;
+
+	private final int downAfterFailures;
+
+	/**
+	 * Creates the endpoint.
+	 * @param clients the clients to show
+	 * @param history the recent events
+	 * @param downAfterFailures consecutive failures after which an upstream is shown down
+	 */
+	public McpxEndpoint(McpClients clients, McpxEventHistory history, int downAfterFailures) {
+		this.clients = clients;
+		this.history = history;
+		this.downAfterFailures = downAfterFailures;
+	}
+
+	/**
+	 * Every upstream and the recent events.
+	 * @return the upstreams by name, and the events
+	 */
+	@ReadOperation
+	public McpxDescriptor mcpx() {
+		Map<String, Map<String, Object>> upstreams = new LinkedHashMap<>();
+		for (McpClient client : this.clients) {
+			upstreams.put(client.name(), upstream(client));
+		}
+		return new McpxDescriptor(upstreams, events(null));
+	}
+
+	/**
+	 * One upstream and its recent events.
+	 * @param name the upstream name
+	 * @return the upstream, or {@code null} (answered 404) if there is none of that name
+	 */
+	@ReadOperation
+	public UpstreamDescriptor upstream(@Selector String name) {
+		if (!this.clients.names().contains(name)) {
+			return null;
+		}
+		return new UpstreamDescriptor(upstream(this.clients.get(name)), events(name));
+	}
+
+	private Map<String, Object> upstream(McpClient client) {
+		McpClientStatus status = client.status();
+		McpUpstreamVerdict verdict = McpUpstreamVerdict.of(status, this.downAfterFailures);
+		Map<String, Object> shown = new LinkedHashMap<>();
+		shown.put("status", verdict.code());
+		shown.put("reason", verdict.reason());
+		shown.putAll(McpClientStatusDetails.of(status));
+		shown.put("catalogue", catalogue(client));
+		return shown;
+	}
+
+	/** Per cached kind: how many items, when fetched, whether still fresh. */
+	private static Map<String, Object> catalogue(McpClient client) {
+		Map<String, Object> kinds = new LinkedHashMap<>();
+		Instant now = Instant.now();
+		client.catalogue().snapshot().forEach((kind, entry) -> {
+			Map<String, Object> shown = new LinkedHashMap<>();
+			shown.put("size", entry.items().size());
+			shown.put("fetchedAt", entry.fetchedAt().toString());
+			shown.put("ageMs", Duration.between(entry.fetchedAt(), now).toMillis());
+			shown.put("fresh", entry.isFresh(now));
+			kinds.put(kind.name().toLowerCase(Locale.ROOT).replace('_', '-'), shown);
+		});
+		return kinds;
+	}
+
+	private List<Map<String, Object>> events(String upstream) {
+		return this.history.recent()
+			.stream()
+			.filter((entry) -> upstream == null || upstream.equals(entry.event().upstream()))
+			.map(McpxEndpoint::event)
+			.toList();
+	}
+
+	/**
+	 * An event as plain values: when, its type, then each of its fields.
+	 */
+	static Map<String, Object> event(McpxEventHistory.Entry entry) {
+		McpEvent event = entry.event();
+		Map<String, Object> shown = new LinkedHashMap<>();
+		shown.put("at", entry.at().toString());
+		shown.put("type", event.getClass().getSimpleName());
+		if (event.getClass().isRecord()) {
+			for (RecordComponent component : event.getClass().getRecordComponents()) {
+				Object value = value(component, event);
+				if (value != null) {
+					shown.put(component.getName(), value);
+				}
+			}
+		}
+		else {
+			shown.put("upstream", event.upstream());
+		}
+		return shown;
+	}
+
+	private static Object value(RecordComponent component, McpEvent event) {
+		try {
+			return plain(component.getAccessor().invoke(event));
+		}
+		catch (ReflectiveOperationException ex) {
+			return null;
+		}
+	}
+
+	/** Strings, numbers and booleans as they are; collections element by element; else text. */
+	private static Object plain(Object value) {
+		if (value == null || value instanceof String || value instanceof Number || value instanceof Boolean) {
+			return value;
+		}
+		if (value instanceof Enum<?> constant) {
+			return constant.name();
+		}
+		if (value instanceof Collection<?> values) {
+			return values.stream().map(McpxEndpoint::plain).toList();
+		}
+		return value.toString();
+	}
+
+	/**
+	 * What {@code /actuator/mcpx} shows.
+	 *
+	 * @param upstreams each upstream's state, by name
+	 * @param events the recent events of all upstreams, oldest first
+	 */
+	public record McpxDescriptor(Map<String, Map<String, Object>> upstreams, List<Map<String, Object>> events)
+			implements OperationResponseBody {
+	}
+
+	/**
+	 * What {@code /actuator/mcpx/<name>} shows.
+	 *
+	 * @param upstream the upstream's state
+	 * @param events its recent events, oldest first
+	 */
+	public record UpstreamDescriptor(Map<String, Object> upstream, List<Map<String, Object>> events)
+			implements OperationResponseBody {
+	}
+
+}

@@ -1,0 +1,33 @@
+package dev.mcpx.autoconfigure.actuate;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+import dev.mcpx.autoconfigure.McpxAutoConfiguration;
+
+/**
+ * Auto-configuration of the recovery counter, {@value McpxRecoveryMetrics#NAME}, when the
+ * application has a Micrometer {@link MeterRegistry}. The request timer,
+ * {@code mcpx.client.requests}, needs no configuration here: each client reports its
+ * requests to the application's {@code ObservationRegistry}, which Spring Boot turns into
+ * a timer (and a span where tracing is configured).
+ */
+@AutoConfiguration(after = McpxAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean(MeterRegistry.class)
+public final class McpxMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpxRecoveryMetrics mcpxRecoveryMetrics(MeterRegistry registry) {
+		return new McpxRecoveryMetrics(registry);
+	}
+
+}

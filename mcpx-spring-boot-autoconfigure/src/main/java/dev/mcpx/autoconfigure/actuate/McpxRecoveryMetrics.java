@@ -1,0 +1,122 @@
+package dev.mcpx.autoconfigure.actuate;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.context.event.EventListener;
+
+import dev.mcpx.client.event.McpEvent;
+import dev.mcpx.client.event.McpRecoveryFailedEvent;
+import dev.mcpx.client.event.McpReissueRefusedEvent;
+import dev.mcpx.client.event.McpRequestReissuedEvent;
+import dev.mcpx.client.event.McpSessionRecoveredEvent;
+import dev.mcpx.client.event.McpStreamResumedEvent;
+import dev.mcpx.client.event.ReplayCause;
+
+/**
+ * Counts recoveries from the clients' events, as {@value #NAME} tagged {@code upstream},
+ * {@code kind} and {@code outcome}:
+ * <ul>
+ * <li>a replaced session: {@code session-expiry}, {@code recovered}; a session that could
+ * not be replaced: {@code session-expiry}, {@code failed};</li>
+ * <li>a request sent again after a lost stream, a refused protocol version, refreshed
+ * credentials or a change of era: {@code stream-lost}, {@code version-retry},
+ * {@code credentials} or {@code era-change}, {@code recovered} (a request sent again into a
+ * replaced session is not counted twice);</li>
+ * <li>a request not sent again: the kind of its cause, {@code refused}.</li>
+ * </ul>
+ * The request timer, {@code mcpx.client.requests}, comes from each client's observation.
+ */
+public class McpxRecoveryMetrics {
+
+	/** The counter's name. */
+	public static final String NAME = "mcpx.client.recoveries";
+
+	private final MeterRegistry registry;
+
+	/**
+	 * Creates the counters' source.
+	 * @param registry where the counters go
+	 */
+	public McpxRecoveryMetrics(MeterRegistry registry) {
+		this.registry = registry;
+	}
+
+	/**
+	 * Counts the event if it is a recovery.
+	 * @param event any client event
+	 */
+	@EventListener
+	public void onEvent(McpEvent event) {
+		if (event instanceof McpSessionRecoveredEvent) {
+			count(event, Kind.SESSION_EXPIRY, Outcome.RECOVERED);
+		}
+		else if (event instanceof McpRecoveryFailedEvent) {
+			count(event, Kind.SESSION_EXPIRY, Outcome.FAILED);
+		}
+		else if (event instanceof McpRequestReissuedEvent reissued) {
+			// The replaced session was counted once by its McpSessionRecoveredEvent.
+			if (reissued.cause() != ReplayCause.SESSION_EXPIRED) {
+				count(event, Kind.of(reissued.cause()), Outcome.RECOVERED);
+			}
+		}
+		else if (event instanceof McpReissueRefusedEvent refused) {
+			count(event, Kind.of(refused.cause()), Outcome.REFUSED);
+		}
+		else if (event instanceof McpStreamResumedEvent) {
+			count(event, Kind.RESUMPTION, Outcome.RECOVERED);
+		}
+	}
+
+	private void count(McpEvent event, Kind kind, Outcome outcome) {
+		Counter.builder(NAME)
+			.description("Recoveries of MCP clients from upstream restarts and refusals")
+			.tag("upstream", event.upstream())
+			.tag("kind", kind.tag)
+			.tag("outcome", outcome.tag)
+			.register(this.registry)
+			.increment();
+	}
+
+	/**
+	 * What was recovered from.
+	 */
+	enum Kind {
+
+		SESSION_EXPIRY("session-expiry"), STREAM_LOST("stream-lost"), RESUMPTION("resumption"),
+		VERSION_RETRY("version-retry"), CREDENTIALS("credentials"), ERA_CHANGE("era-change");
+
+		final String tag;
+
+		Kind(String tag) {
+			this.tag = tag;
+		}
+
+		static Kind of(ReplayCause cause) {
+			return switch (cause) {
+				case SESSION_EXPIRED -> SESSION_EXPIRY;
+				case STREAM_LOST -> STREAM_LOST;
+				case VERSION_RENEGOTIATED -> VERSION_RETRY;
+				case CREDENTIALS_REFRESHED -> CREDENTIALS;
+				case ERA_CHANGED -> ERA_CHANGE;
+			};
+		}
+
+	}
+
+	/**
+	 * How a recovery ended.
+	 */
+	enum Outcome {
+
+		RECOVERED("recovered"), REFUSED("refused"), FAILED("failed");
+
+		final String tag;
+
+		Outcome(String tag) {
+			this.tag = tag;
+		}
+
+	}
+
+}
