@@ -1,13 +1,16 @@
 package dev.mcpx.autoconfigure;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.unit.DataSize;
 
 import dev.mcpx.autoconfigure.McpxProperties.Client;
@@ -60,23 +63,29 @@ public final class McpClientConfigurer {
 
 	private McpClientBuilder builder(String name, Client client) {
 		Defaults defaults = this.properties.getDefaults();
-		String prefix = "mcpx.clients." + name + ".";
-		URI url = validUrl(prefix + "url", client.getUrl());
-		Protocol protocol = orDefault(client.getProtocol(), defaults.getProtocol());
-		Duration connectTimeout = positive(prefix + "connect-timeout",
-				orDefault(client.getConnectTimeout(), defaults.getConnectTimeout()));
+		Settings settings = new Settings("mcpx.clients." + name + ".");
+		URI url = validUrl(settings.prefix() + "url", client.getUrl());
+		Protocol protocol = settings.pick("protocol", client.getProtocol(), defaults.getProtocol()).value();
+		Duration connectTimeout = positive(
+				settings.pick("connect-timeout", client.getConnectTimeout(), defaults.getConnectTimeout()));
 		McpClientBuilder builder = McpClient.builder(name, url)
 			.protocol(ProtocolMode.valueOf(protocol.name()))
-			.requestTimeout(positive(prefix + "request-timeout",
-					orDefault(client.getRequestTimeout(), defaults.getRequestTimeout())))
+			.requestTimeout(
+					positive(settings.pick("request-timeout", client.getRequestTimeout(), defaults.getRequestTimeout())))
 			.connectTimeout(connectTimeout)
-			.handshakeTimeout(positive(prefix + "handshake-timeout",
-					orDefault(client.getHandshakeTimeout(), defaults.getHandshakeTimeout())))
-			.maxMessageBytes(messageSize(prefix + "max-message-size",
-					orDefault(client.getMaxMessageSize(), defaults.getMaxMessageSize())));
-		Duration keepalive = orDefault(client.getKeepaliveInterval(), defaults.getKeepaliveInterval());
-		builder.keepaliveInterval((keepalive != null) ? positive(prefix + "keepalive-interval", keepalive) : null);
-		builder.recoveryPolicy(recoveryPolicy(prefix + "recovery.", client.getRecovery(), defaults.getRecovery()));
+			.handshakeTimeout(positive(
+					settings.pick("handshake-timeout", client.getHandshakeTimeout(), defaults.getHandshakeTimeout())))
+			.maxMessageBytes(messageSize(
+					settings.pick("max-message-size", client.getMaxMessageSize(), defaults.getMaxMessageSize())))
+			.catalogueTtl(notNegative(settings.pick("catalogue-ttl", client.getCatalogueTtl(), defaults.getCatalogueTtl())))
+			.listenForChanges(
+					settings.pick("listen-for-changes", client.getListenForChanges(), defaults.isListenForChanges())
+						.value());
+		Setting<Duration> keepalive = settings.pick("keepalive-interval", client.getKeepaliveInterval(),
+				defaults.getKeepaliveInterval());
+		builder.keepaliveInterval((keepalive.value() != null) ? positive(keepalive) : null);
+		builder.recoveryPolicy(recoveryPolicy(settings.prefix() + "recovery.", client.getRecovery(),
+				defaults.getRecovery()));
 		Map<String, String> headers = new LinkedHashMap<>(defaults.getHeaders());
 		headers.putAll(client.getHeaders());
 		headers.forEach(builder::header);
@@ -112,9 +121,16 @@ public final class McpClientConfigurer {
 		return (own != null) ? own : (fallback != null) ? fallback : builtIn;
 	}
 
-	private static URI validUrl(String property, URI url) {
-		if (url == null) {
+	private static URI validUrl(String property, String value) {
+		if (value == null || value.isBlank()) {
 			throw new InvalidMcpxPropertyException(property, "it is required; set it to the upstream's MCP endpoint");
+		}
+		URI url;
+		try {
+			url = new URI(value.trim());
+		}
+		catch (URISyntaxException ex) {
+			throw new InvalidMcpxPropertyException(property, "it is not a valid URL (" + ex.getReason() + ")");
 		}
 		String scheme = (url.getScheme() != null) ? url.getScheme().toLowerCase(Locale.ROOT) : null;
 		if (!"http".equals(scheme) && !"https".equals(scheme)) {
@@ -124,25 +140,63 @@ public final class McpClientConfigurer {
 		if (url.getHost() == null || url.getHost().isEmpty()) {
 			throw new InvalidMcpxPropertyException(property, "it has no host");
 		}
+		if (url.getRawUserInfo() != null) {
+			// Credentials in a URL travel into logs and metrics tags; headers never do.
+			throw new InvalidMcpxPropertyException(property,
+					"it carries credentials (user-info); put them in a header such as Authorization instead");
+		}
 		return url;
 	}
 
-	private static Duration positive(String property, Duration value) {
+	private static Duration positive(Setting<Duration> setting) {
+		Duration value = setting.value();
 		if (value == null || value.isNegative() || value.isZero()) {
-			throw new InvalidMcpxPropertyException(property, "it must be a positive duration, was " + value);
+			throw new InvalidMcpxPropertyException(setting.property(),
+					"it must be a positive duration, was " + print(value));
 		}
 		return value;
 	}
 
-	private static int messageSize(String property, DataSize size) {
+	private static Duration notNegative(Setting<Duration> setting) {
+		Duration value = setting.value();
+		if (value == null || value.isNegative()) {
+			throw new InvalidMcpxPropertyException(setting.property(),
+					"it must be zero or a positive duration, was " + print(value));
+		}
+		return value;
+	}
+
+	/** As the user wrote it: {@code -5s}, not {@code PT-5S}. */
+	private static String print(Duration value) {
+		if (value == null) {
+			return "empty";
+		}
+		boolean wholeSeconds = value.toNanos() % 1_000_000_000L == 0;
+		return DurationStyle.SIMPLE.print(value, wholeSeconds ? ChronoUnit.SECONDS : ChronoUnit.MILLIS);
+	}
+
+	private static int messageSize(Setting<DataSize> setting) {
+		DataSize size = setting.value();
 		if (size == null || size.toBytes() <= 0 || size.toBytes() > Integer.MAX_VALUE) {
-			throw new InvalidMcpxPropertyException(property, "it must be between 1B and 2GB, was " + size);
+			throw new InvalidMcpxPropertyException(setting.property(), "it must be between 1B and 2GB, was " + size);
 		}
 		return (int) size.toBytes();
 	}
 
-	private static <T> T orDefault(T value, T fallback) {
-		return (value != null) ? value : fallback;
+	/**
+	 * A resolved setting and the property it came from, so that a bad value is reported
+	 * under the key the user actually set.
+	 */
+	private record Setting<T>(T value, String property) {
+	}
+
+	/** Resolves one upstream's settings: its own, else {@code mcpx.defaults}. */
+	private record Settings(String prefix) {
+
+		<T> Setting<T> pick(String key, T own, T fallback) {
+			return (own != null) ? new Setting<>(own, this.prefix + key) : new Setting<>(fallback, "mcpx.defaults." + key);
+		}
+
 	}
 
 }

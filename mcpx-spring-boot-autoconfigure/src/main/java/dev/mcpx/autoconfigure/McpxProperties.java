@@ -1,6 +1,5 @@
 package dev.mcpx.autoconfigure;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -74,7 +73,7 @@ public class McpxProperties {
 		/**
 		 * URL of the upstream's MCP endpoint, http or https.
 		 */
-		private URI url;
+		private String url;
 
 		/**
 		 * Protocol era to speak; falls back to mcpx.defaults.protocol.
@@ -118,6 +117,34 @@ public class McpxProperties {
 		private Duration keepaliveInterval;
 
 		/**
+		 * How long a listing stays fresh when the upstream gives no ttlMs; falls back to
+		 * mcpx.defaults.catalogue-ttl.
+		 */
+		private Duration catalogueTtl;
+
+		/**
+		 * Whether to keep a notification stream open to learn of list changes; falls back
+		 * to mcpx.defaults.listen-for-changes.
+		 */
+		private Boolean listenForChanges;
+
+		public Duration getCatalogueTtl() {
+			return this.catalogueTtl;
+		}
+
+		public void setCatalogueTtl(Duration catalogueTtl) {
+			this.catalogueTtl = catalogueTtl;
+		}
+
+		public Boolean getListenForChanges() {
+			return this.listenForChanges;
+		}
+
+		public void setListenForChanges(Boolean listenForChanges) {
+			this.listenForChanges = listenForChanges;
+		}
+
+		/**
 		 * How this upstream's client recovers; unset values fall back to
 		 * mcpx.defaults.recovery.
 		 */
@@ -136,11 +163,11 @@ public class McpxProperties {
 			return this.recovery;
 		}
 
-		public URI getUrl() {
+		public String getUrl() {
 			return this.url;
 		}
 
-		public void setUrl(URI url) {
+		public void setUrl(String url) {
 			this.url = url;
 		}
 
@@ -230,6 +257,34 @@ public class McpxProperties {
 		 * means no keepalive.
 		 */
 		private Duration keepaliveInterval;
+
+		/**
+		 * How long a listing (tools, prompts, resources) stays fresh when the upstream gives
+		 * no ttlMs (legacy upstreams); 0 disables caching for them.
+		 */
+		private Duration catalogueTtl = Duration.ofMinutes(5);
+
+		/**
+		 * Whether to keep a notification stream open to learn of list changes, when the
+		 * upstream announces them.
+		 */
+		private boolean listenForChanges = true;
+
+		public Duration getCatalogueTtl() {
+			return this.catalogueTtl;
+		}
+
+		public void setCatalogueTtl(Duration catalogueTtl) {
+			this.catalogueTtl = catalogueTtl;
+		}
+
+		public boolean isListenForChanges() {
+			return this.listenForChanges;
+		}
+
+		public void setListenForChanges(boolean listenForChanges) {
+			this.listenForChanges = listenForChanges;
+		}
 
 		/**
 		 * How clients recover, unless an upstream sets its own.

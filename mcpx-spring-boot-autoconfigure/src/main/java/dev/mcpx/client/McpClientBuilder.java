@@ -455,6 +455,11 @@ public final class McpClientBuilder {
 		if (url.getHost() == null) {
 			throw new IllegalArgumentException("The URL of MCP upstream '" + name + "' has no host");
 		}
+		if (url.getRawUserInfo() != null) {
+			// Credentials in a URL travel into logs and metrics tags; headers never do.
+			throw new IllegalArgumentException("The URL of MCP upstream '" + name
+					+ "' carries credentials (user-info); send them in a header instead");
+		}
 		return url;
 	}
 

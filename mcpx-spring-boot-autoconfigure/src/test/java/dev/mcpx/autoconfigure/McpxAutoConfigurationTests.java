@@ -87,6 +87,30 @@ class McpxAutoConfigurationTests {
 	}
 
 	@Test
+	void anEmptyUrlFailsStartupRatherThanDroppingTheUpstream() {
+		assertInvalid("mcpx.clients.weather.url=", "mcpx.clients.weather.url", "required");
+	}
+
+	@Test
+	void aUrlWithCredentialsFailsStartupWithoutShowingThem() {
+		this.contextRunner.withPropertyValues("mcpx.clients.weather.url=https://bob:hunter2@weather.example/mcp")
+			.run((context) -> {
+				FailureAnalysis analysis = analysis(context.getStartupFailure());
+				assertThat(analysis.getDescription()).contains("mcpx.clients.weather.url").contains("user-info")
+					.doesNotContain("hunter2");
+			});
+	}
+
+	@Test
+	void aBadDefaultIsReportedUnderTheDefaultsProperty() {
+		this.contextRunner
+			.withPropertyValues("mcpx.clients.weather.url=http://127.0.0.1:1/mcp", "mcpx.defaults.connect-timeout=-1s")
+			.run((context) -> assertThat(analysis(context.getStartupFailure()).getDescription())
+				.contains("'mcpx.defaults.connect-timeout'")
+				.contains("was -1s"));
+	}
+
+	@Test
 	void aUrlWithAnotherSchemeFailsStartupNamingTheProperty() {
 		assertInvalid("mcpx.clients.weather.url=ftp://weather.example/mcp", "mcpx.clients.weather.url",
 				"http or https");
@@ -101,7 +125,8 @@ class McpxAutoConfigurationTests {
 				.contains("mcpx.clients.weather.request-timeout")
 				.contains("positive"));
 		this.contextRunner
-			.withPropertyValues("mcpx.clients.weather.url=http://127.0.0.1:1/mcp", "mcpx.defaults.connect-timeout=0s")
+			.withPropertyValues("mcpx.clients.weather.url=http://127.0.0.1:1/mcp",
+					"mcpx.clients.weather.connect-timeout=0s")
 			.run((context) -> assertThat(analysis(context.getStartupFailure()).getDescription())
 				.contains("mcpx.clients.weather.connect-timeout"));
 	}

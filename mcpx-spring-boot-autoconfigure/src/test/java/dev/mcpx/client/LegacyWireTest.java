@@ -144,8 +144,11 @@ class LegacyWireTest {
 		stubHandshake("2025-11-25");
 		wire.stubFor(method("ping").willReturn(okJson(result("{}"))));
 		wire.stubFor(method("tools/list").willReturn(aResponse().withStatus(503)));
-		McpClient withUserInfo = McpClient.builder("wire",
-				URI.create(wire.baseUrl().replace("http://", "http://user:pw@") + "/mcp"))
+		assertThatThrownBy(() -> McpClient.builder("wire", URI.create("http://user:pw@127.0.0.1:1/mcp")))
+			.isInstanceOf(IllegalArgumentException.class)
+			.hasMessageContaining("user-info")
+			.satisfies((ex) -> assertThat(ex.getMessage()).doesNotContain("pw"));
+		McpClient withUserInfo = McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp"))
 			.protocol(ProtocolMode.LEGACY)
 			.header("Authorization", SECRET)
 			.build();
