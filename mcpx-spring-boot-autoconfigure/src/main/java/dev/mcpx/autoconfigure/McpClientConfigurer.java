@@ -8,10 +8,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.util.unit.DataSize;
+import org.springframework.web.client.RestClient;
 
 import dev.mcpx.autoconfigure.McpxProperties.Client;
 import dev.mcpx.autoconfigure.McpxProperties.Defaults;
@@ -34,20 +36,24 @@ public final class McpClientConfigurer {
 
 	private final List<McpClientCustomizer> customizers;
 
-	private final Function<Duration, org.springframework.web.client.RestClient.Builder> restClientBuilders;
+	private final HttpClients httpClients;
+
+	private final SslBundles sslBundles;
 
 	/**
 	 * Creates a configurer.
 	 * @param properties the bound properties
 	 * @param customizers the customizers, in order
-	 * @param restClientBuilders supplies the HTTP client builder for a connect timeout, or
-	 * {@code null} to let each client create its own
+	 * @param httpClients creates each client's HTTP client builder, or {@code null} to let
+	 * each client create its own
+	 * @param sslBundles the application's SSL bundles, or {@code null} when it has none
 	 */
 	public McpClientConfigurer(McpxProperties properties, List<McpClientCustomizer> customizers,
-			Function<Duration, org.springframework.web.client.RestClient.Builder> restClientBuilders) {
+			HttpClients httpClients, SslBundles sslBundles) {
 		this.properties = properties;
 		this.customizers = List.copyOf(customizers);
-		this.restClientBuilders = restClientBuilders;
+		this.httpClients = httpClients;
+		this.sslBundles = sslBundles;
 	}
 
 	/**
@@ -89,8 +95,13 @@ public final class McpClientConfigurer {
 		Map<String, String> headers = new LinkedHashMap<>(defaults.getHeaders());
 		headers.putAll(client.getHeaders());
 		headers.forEach(builder::header);
-		if (this.restClientBuilders != null) {
-			builder.restClientBuilder(this.restClientBuilders.apply(connectTimeout));
+		SslBundle sslBundle = sslBundle(settings.pick("ssl-bundle", client.getSslBundle(), defaults.getSslBundle()));
+		if (this.httpClients != null) {
+			builder.restClientBuilder(this.httpClients.restClientBuilder(connectTimeout, sslBundle));
+		}
+		else if (sslBundle != null) {
+			throw new InvalidMcpxPropertyException(settings.prefix() + "ssl-bundle",
+					"SSL bundles need the application's HTTP client settings, which are not available");
 		}
 		this.customizers.forEach((customizer) -> customizer.customize(name, builder));
 		return builder;
@@ -119,6 +130,18 @@ public final class McpClientConfigurer {
 
 	private static <T> T pick(T own, T fallback, T builtIn) {
 		return (own != null) ? own : (fallback != null) ? fallback : builtIn;
+	}
+
+	private SslBundle sslBundle(Setting<String> setting) {
+		String name = setting.value();
+		if (name == null || name.isBlank()) {
+			return null;
+		}
+		if (this.sslBundles == null || !this.sslBundles.getBundleNames().contains(name)) {
+			throw new InvalidMcpxPropertyException(setting.property(), "no SSL bundle named '" + name
+					+ "' is configured (spring.ssl.bundle.*)");
+		}
+		return this.sslBundles.getBundle(name);
 	}
 
 	private static URI validUrl(String property, String value) {
@@ -181,6 +204,22 @@ public final class McpClientConfigurer {
 			throw new InvalidMcpxPropertyException(setting.property(), "it must be between 1B and 2GB, was " + size);
 		}
 		return (int) size.toBytes();
+	}
+
+	/**
+	 * Creates the HTTP client builder of one upstream's client.
+	 */
+	@FunctionalInterface
+	public interface HttpClients {
+
+		/**
+		 * Creates a builder whose requests use the given settings.
+		 * @param connectTimeout the connect timeout
+		 * @param sslBundle the SSL bundle for https, or {@code null} for the default trust
+		 * @return a new builder
+		 */
+		RestClient.Builder restClientBuilder(Duration connectTimeout, SslBundle sslBundle);
+
 	}
 
 	/**

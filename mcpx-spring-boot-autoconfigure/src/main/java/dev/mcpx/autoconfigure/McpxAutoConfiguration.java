@@ -14,6 +14,8 @@ import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.http.client.HttpRedirects;
 import org.springframework.boot.http.client.JdkClientHttpRequestFactoryBuilder;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -49,7 +51,7 @@ public final class McpxAutoConfiguration {
 			ObjectProvider<HttpClientSettings> httpClientSettings, ObjectProvider<JsonMapper> jsonMapper,
 			ObjectProvider<ReplayGate> replayGate, ObjectProvider<McpCredentialsProvider> credentials,
 			ObjectProvider<McpInputHandler> inputHandler, ObjectProvider<ObservationRegistry> observationRegistry,
-			ApplicationEventPublisher eventPublisher) {
+			ObjectProvider<SslBundles> sslBundles, ApplicationEventPublisher eventPublisher) {
 		List<McpClientCustomizer> ordered = new ArrayList<>();
 		// Recovery events become application events, for @EventListener methods.
 		ordered.add((name, builder) -> builder.eventListener(eventPublisher::publishEvent));
@@ -64,13 +66,14 @@ public final class McpxAutoConfiguration {
 				requestFactoryBuilder.getIfAvailable(ClientHttpRequestFactoryBuilder::detect));
 		HttpClientSettings settings = httpClientSettings.getIfAvailable(HttpClientSettings::defaults);
 		return new McpClientConfigurer(properties, ordered,
-				(connectTimeout) -> restClientBuilder.getIfAvailable(RestClient::builder)
+				(connectTimeout, sslBundle) -> restClientBuilder.getIfAvailable(RestClient::builder)
 					.clone()
 					// The client enforces its own request deadlines, so no read timeout; and
 					// never follows redirects, which could carry credentials to another origin.
-					.requestFactory(factoryBuilder.build(settings.withConnectTimeout(connectTimeout)
+					.requestFactory(factoryBuilder.build(withSsl(settings, sslBundle).withConnectTimeout(connectTimeout)
 						.withReadTimeout(null)
-						.withRedirects(HttpRedirects.DONT_FOLLOW))));
+						.withRedirects(HttpRedirects.DONT_FOLLOW))),
+				sslBundles.getIfAvailable());
 	}
 
 	@Bean
@@ -91,6 +94,10 @@ public final class McpxAutoConfiguration {
 	@ConditionalOnMissingBean
 	McpCatalogueEventBridge mcpCatalogueEventBridge(McpClients clients) {
 		return new McpCatalogueEventBridge(clients);
+	}
+
+	private static HttpClientSettings withSsl(HttpClientSettings settings, SslBundle sslBundle) {
+		return (sslBundle != null) ? settings.withSslBundle(sslBundle) : settings;
 	}
 
 	/** The JDK client would attempt an h2c upgrade on plain http; MCP servers gain nothing from it. */

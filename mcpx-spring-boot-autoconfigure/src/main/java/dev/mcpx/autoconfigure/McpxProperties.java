@@ -117,6 +117,20 @@ public class McpxProperties {
 		private Duration keepaliveInterval;
 
 		/**
+		 * Name of the SSL bundle (spring.ssl.bundle.*) that secures https to this upstream;
+		 * falls back to mcpx.defaults.ssl-bundle.
+		 */
+		private String sslBundle;
+
+		public String getSslBundle() {
+			return this.sslBundle;
+		}
+
+		public void setSslBundle(String sslBundle) {
+			this.sslBundle = sslBundle;
+		}
+
+		/**
 		 * How long a listing stays fresh when the upstream gives no ttlMs; falls back to
 		 * mcpx.defaults.catalogue-ttl.
 		 */
@@ -257,6 +271,19 @@ public class McpxProperties {
 		 * means no keepalive.
 		 */
 		private Duration keepaliveInterval;
+
+		/**
+		 * Name of the SSL bundle (spring.ssl.bundle.*) that secures https to every upstream.
+		 */
+		private String sslBundle;
+
+		public String getSslBundle() {
+			return this.sslBundle;
+		}
+
+		public void setSslBundle(String sslBundle) {
+			this.sslBundle = sslBundle;
+		}
 
 		/**
 		 * How long a listing (tools, prompts, resources) stays fresh when the upstream gives
