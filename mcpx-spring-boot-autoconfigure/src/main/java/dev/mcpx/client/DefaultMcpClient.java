@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 import io.micrometer.observation.Observation;
@@ -72,7 +73,7 @@ final class DefaultMcpClient implements McpClient {
 	private volatile AutoCloseable resources = () -> {
 	};
 
-	private volatile boolean closed;
+	private final AtomicBoolean closed = new AtomicBoolean();
 
 	DefaultMcpClient(String name, JsonRpc jsonRpc, ProtocolSession session, RequestExecutor executor,
 			ToolRegistry tools, McpCatalogue catalogue, Duration requestTimeout, ClientStats stats,
@@ -235,10 +236,9 @@ final class DefaultMcpClient implements McpClient {
 
 	@Override
 	public void close() {
-		if (this.closed) {
+		if (!this.closed.compareAndSet(false, true)) {
 			return;
 		}
-		this.closed = true;
 		try {
 			this.session.close();
 		}
@@ -342,7 +342,7 @@ final class DefaultMcpClient implements McpClient {
 	 */
 	private JsonNode send(String method, JsonNode params, String toolName,
 			Function<SessionState, Map<String, String>> headers) {
-		if (this.closed) {
+		if (this.closed.get()) {
 			throw new McpException(this.name, "the client is closed", null);
 		}
 		Observation observation = McpObservation.start(this.observations, this.name, method);
