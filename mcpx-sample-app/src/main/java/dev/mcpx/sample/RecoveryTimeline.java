@@ -10,11 +10,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.mcpx.client.ProtocolEra;
+import dev.mcpx.client.catalogue.CatalogueKind;
+import dev.mcpx.client.event.McpCatalogueInvalidatedEvent;
+import dev.mcpx.client.event.McpEraDetectedEvent;
+import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpRecoveryFailedEvent;
 import dev.mcpx.client.event.McpReissueRefusedEvent;
 import dev.mcpx.client.event.McpRequestReissuedEvent;
 import dev.mcpx.client.event.McpSessionExpiredEvent;
 import dev.mcpx.client.event.McpSessionRecoveredEvent;
+import dev.mcpx.client.event.McpStreamResumedEvent;
 import dev.mcpx.client.event.ReplayCause;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,12 +30,14 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * What the mcpx clients did to recover, in plain words: each recovery event is logged at
- * INFO and kept in a bounded history (the last {@value #CAPACITY}), served at
- * {@code GET /events}, oldest first.
+ * What the mcpx clients did, in plain words: each mcpx event (an expired session, its
+ * recovery, a request sent again or not, a resumed stream, the protocol era detected,
+ * cached listings dropped) is logged at INFO and kept in a bounded history (the last
+ * {@value #CAPACITY}), served at {@code GET /events}, oldest first.
  * <p>
  * mcpx publishes its events as Spring application events, on the thread of the call that
- * caused them, so a plain {@code @EventListener} method per event type is all it takes.
+ * caused them. They all implement the sealed {@link McpEvent}, so one
+ * {@code @EventListener} method for it, with a branch per event type, is all it takes.
  * Events carry no secret (the session id is already redacted, no header value), and this
  * class adds none.
  */
@@ -56,49 +64,72 @@ public class RecoveryTimeline {
 		return new ArrayList<>(this.history);
 	}
 
+	/**
+	 * Records any mcpx event: one listener for the sealed {@link McpEvent}, one branch per
+	 * event type (an {@code instanceof} chain: a {@code switch} over record patterns needs
+	 * Java 21, and the sample runs on 17).
+	 * @param event the event
+	 */
 	@EventListener
-	void on(McpSessionExpiredEvent event) {
-		record("session-expired", event.upstream(),
-				fields("method", event.method(), "generation", event.generation(), "sessionId", event.sessionId(),
-						"status", event.status()),
-				"session generation " + event.generation() + " expired (HTTP " + event.status() + " on "
-						+ event.method() + "); re-initializing");
-	}
-
-	@EventListener
-	void on(McpSessionRecoveredEvent event) {
-		long millis = event.duration().toMillis();
-		record("session-recovered", event.upstream(),
-				fields("oldGeneration", event.oldGeneration(), "newGeneration", event.newGeneration(), "durationMs",
-						millis),
-				"recovered — generation " + event.newGeneration() + " replaces " + event.oldGeneration() + " in "
-						+ millis + " ms");
-	}
-
-	@EventListener
-	void on(McpRecoveryFailedEvent event) {
-		record("recovery-failed", event.upstream(),
-				fields("method", event.method(), "generation", event.generation(), "cause", event.cause()),
-				"could not replace expired session generation " + event.generation() + " (found by "
-						+ event.method() + "): " + event.cause() + "; the next call tries again");
-	}
-
-	@EventListener
-	void on(McpRequestReissuedEvent event) {
-		record("request-reissued", event.upstream(),
-				fields("method", event.method(), "tool", event.tool(), "cause", event.cause(), "reason",
-						event.reason()),
-				"re-sending " + request(event.method(), event.tool()) + " after " + words(event.cause()) + ": "
-						+ event.reason());
-	}
-
-	@EventListener
-	void on(McpReissueRefusedEvent event) {
-		record("reissue-refused", event.upstream(),
-				fields("method", event.method(), "tool", event.tool(), "cause", event.cause(), "reason",
-						event.reason()),
-				"did not re-send " + request(event.method(), event.tool()) + " after " + words(event.cause())
-						+ ", the caller got an error: " + event.reason());
+	void on(McpEvent event) {
+		if (event instanceof McpSessionExpiredEvent expired) {
+			record("session-expired", expired.upstream(),
+					fields("method", expired.method(), "generation", expired.generation(), "sessionId",
+							expired.sessionId(), "status", expired.status()),
+					"session generation " + expired.generation() + " expired (HTTP " + expired.status() + " on "
+							+ expired.method() + "); re-initializing");
+		}
+		else if (event instanceof McpSessionRecoveredEvent recovered) {
+			long millis = recovered.duration().toMillis();
+			record("session-recovered", recovered.upstream(),
+					fields("oldGeneration", recovered.oldGeneration(), "newGeneration", recovered.newGeneration(),
+							"durationMs", millis),
+					"recovered — generation " + recovered.newGeneration() + " replaces " + recovered.oldGeneration()
+							+ " in " + millis + " ms");
+		}
+		else if (event instanceof McpRecoveryFailedEvent failed) {
+			record("recovery-failed", failed.upstream(),
+					fields("method", failed.method(), "generation", failed.generation(), "cause", failed.cause()),
+					"could not replace expired session generation " + failed.generation() + " (found by "
+							+ failed.method() + "): " + failed.cause() + "; the next call tries again");
+		}
+		else if (event instanceof McpRequestReissuedEvent reissued) {
+			record("request-reissued", reissued.upstream(),
+					fields("method", reissued.method(), "tool", reissued.tool(), "cause", reissued.cause(), "reason",
+							reissued.reason()),
+					"re-sending " + request(reissued.method(), reissued.tool()) + " after "
+							+ words(reissued.cause()) + ": " + reissued.reason());
+		}
+		else if (event instanceof McpReissueRefusedEvent refused) {
+			record("reissue-refused", refused.upstream(),
+					fields("method", refused.method(), "tool", refused.tool(), "cause", refused.cause(), "reason",
+							refused.reason()),
+					"did not re-send " + request(refused.method(), refused.tool()) + " after "
+							+ words(refused.cause()) + ", the caller got an error: " + refused.reason());
+		}
+		else if (event instanceof McpStreamResumedEvent resumed) {
+			record("stream-resumed", resumed.upstream(),
+					fields("method", resumed.method(), "attempts", resumed.attempts()),
+					"the response stream of " + resumed.method() + " broke and was resumed ("
+							+ times(resumed.attempts()) + "); nothing was sent twice");
+		}
+		else if (event instanceof McpEraDetectedEvent detected) {
+			record("era-detected", detected.upstream(),
+					fields("era", detected.era(), "protocolVersion", detected.protocolVersion(), "previous",
+							detected.previous()),
+					eraMessage(detected));
+		}
+		else if (event instanceof McpCatalogueInvalidatedEvent invalidated) {
+			List<CatalogueKind> kinds = invalidated.kinds().stream().sorted().toList();
+			record("catalogue-invalidated", invalidated.upstream(),
+					fields("kinds", kinds.stream().map(Enum::name).toList(), "reason", invalidated.reason()),
+					"dropped the cached " + kindWords(kinds) + ": " + invalidated.reason()
+							+ "; the next read asks the server");
+		}
+		else {
+			// An event type added to mcpx later still shows, if less nicely.
+			record(event.getClass().getSimpleName(), event.upstream(), fields(), event.toString());
+		}
 	}
 
 	private synchronized void record(String type, String upstream, Map<String, Object> fields, String message) {
@@ -130,6 +161,43 @@ public class RecoveryTimeline {
 
 	private static String request(String method, String tool) {
 		return (tool != null) ? method + " '" + tool + "'" : method;
+	}
+
+	private static String eraMessage(McpEraDetectedEvent event) {
+		String speaks = words(event.era()) + " protocol (version " + event.protocolVersion() + ")";
+		if (event.previous() == null) {
+			return "speaks the " + speaks;
+		}
+		if (event.previous() == event.era()) {
+			return "still speaks the " + speaks + ", detected again";
+		}
+		return "now speaks the " + speaks + ", no longer the " + words(event.previous()) + " one";
+	}
+
+	private static String words(ProtocolEra era) {
+		return switch (era) {
+			case LEGACY -> "legacy (session-based)";
+			case MODERN -> "modern (stateless)";
+		};
+	}
+
+	private static String times(int attempts) {
+		return (attempts == 1) ? "1 attempt" : attempts + " attempts";
+	}
+
+	/** "tools", "tools and prompts", "tools, prompts and resources". */
+	private static String kindWords(List<CatalogueKind> kinds) {
+		List<String> words = kinds.stream()
+			.map((kind) -> kind.name().toLowerCase(Locale.ROOT).replace('_', ' '))
+			.toList();
+		if (words.isEmpty()) {
+			return "listings (none)";
+		}
+		if (words.size() == 1) {
+			return words.get(0) + " listing";
+		}
+		return String.join(", ", words.subList(0, words.size() - 1)) + " and " + words.get(words.size() - 1)
+				+ " listings";
 	}
 
 	private static String words(ReplayCause cause) {
