@@ -17,6 +17,11 @@
 //                           "ids": {"<tool>": [jsonrpc ids]}, "sessionsLive": n, "deletes": n,
 //                           "gets": n, "resumes": n, "notFound": n, "cuts": n}
 //   POST /admin/reset   -> zero all counters (and disarm cuts)
+//   GET  /admin/executions -> {"executions": [{"tool": "<name>", "args": {...}}], "dropped": n}: every
+//                        tool body that ran, with its arguments, oldest first (since start or reset)
+//   GET  /admin/connections -> {"open": n}: connections that carried an /mcp request and are still open
+//   env MCPX_PEER_EVENT_LOG=<file> -> executions and initialize requests are also appended to that
+//                        file, one JSON object per line, surviving a restart of the process
 //   POST /admin/forget  [{"abortStreams": bool}] -> drop every session; old ids get 404 -32001.
 //                        Open streams of those sessions (GET streams, unfinished POST responses)
 //                        end cleanly (final chunk, no response), or with abortStreams=true their
@@ -54,6 +59,7 @@ import {
 	readBody,
 	sendJson,
 	sendSessionNotFound,
+	trackConnection,
 	tagFrom
 } from './peer-common.mjs';
 
@@ -109,7 +115,7 @@ function text(value) {
 /** Wraps a tool body: counts the execution, then applies an armed cut. */
 function tool(name, body) {
 	return async (args, extra) => {
-		counters.execution(name);
+		counters.execution(name, args);
 		try {
 			return await body(args);
 		}
@@ -226,6 +232,7 @@ function aheadOfResult(req, messages) {
 }
 
 async function handleMcp(req, res) {
+	trackConnection(req);
 	liveResponses.add(res);
 	res.on('close', () => liveResponses.delete(res));
 	const sessionId = req.headers['mcp-session-id'];

@@ -18,6 +18,11 @@
 //                           "ids": {"<tool>": [jsonrpc ids]}, "sessionsLive": 0, "deletes": n,
 //                           "gets": n, "resumes": n, "notFound": 0, "cuts": n}
 //   POST /admin/reset   -> zero all counters (and disarm cuts)
+//   GET  /admin/executions -> {"executions": [{"tool": "<name>", "args": {...}}], "dropped": n}: every
+//                        tool body that ran, with its arguments, oldest first (since start or reset)
+//   GET  /admin/connections -> {"open": n}: connections that carried an /mcp request and are still open
+//   env MCPX_PEER_EVENT_LOG=<file> -> executions and initialize requests are also appended to that
+//                        file, one JSON object per line, surviving a restart of the process
 //   POST /admin/cut     {"tool": "<name>", "times": n, "afterPriming": bool} -> the next n calls
 //                        of the tool run their body, then the HTTP response is destroyed before
 //                        the JSON-RPC response is written (see Cuts in peer-common.mjs)
@@ -39,6 +44,7 @@ import {
 	parseArgs,
 	readBody,
 	sendJson,
+	trackConnection,
 	tagFrom
 } from './peer-common.mjs';
 
@@ -56,7 +62,7 @@ function text(value) {
 /** Wraps a tool body: counts the execution, then applies an armed cut. */
 function tool(name, body) {
 	return async (args, ctx) => {
-		counters.execution(name);
+		counters.execution(name, args);
 		try {
 			return await body(args);
 		}
@@ -146,6 +152,7 @@ function aheadOfResult(messages) {
 }
 
 async function handleMcp(req, res) {
+	trackConnection(req);
 	if (req.method === 'GET') {
 		counters.gets++;
 		if (req.headers['last-event-id']) {

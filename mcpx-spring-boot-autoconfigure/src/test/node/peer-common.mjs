@@ -2,6 +2,42 @@
 // argument parsing, request counting, the admin endpoints, the "cut" fault injection
 // and the process lifecycle. Nothing in here is MCP-SDK specific.
 
+import { appendFileSync } from 'node:fs';
+
+/**
+ * Optional append-only event log (one JSON object per line), named by the environment
+ * variable MCPX_PEER_EVENT_LOG: every tool execution ({"type":"execution","tool":..,"args":..})
+ * and every initialize request ({"type":"initialize"}) is written synchronously, so the
+ * records survive a killed or restarted process (used by the chaos soak).
+ */
+const EVENT_LOG = process.env.MCPX_PEER_EVENT_LOG;
+
+function logEvent(record) {
+	if (EVENT_LOG) {
+		try {
+			appendFileSync(EVENT_LOG, JSON.stringify({ ...record, pid: process.pid, at: Date.now() }) + '\n');
+		}
+		catch (err) {
+			process.stderr.write(`event log write failed: ${err?.message ?? err}\n`);
+		}
+	}
+}
+
+/** In-memory execution records kept for GET /admin/executions; older ones are dropped beyond this. */
+const MAX_RECORDS = 100_000;
+
+/** Sockets that carried at least one /mcp request and are still open (GET /admin/connections). */
+const mcpSockets = new Set();
+
+/** Marks the socket of an /mcp request, so GET /admin/connections can count the MCP connections still open. */
+export function trackConnection(req) {
+	const socket = req.socket;
+	if (socket && !mcpSockets.has(socket) && !socket.destroyed) {
+		mcpSockets.add(socket);
+		socket.once('close', () => mcpSockets.delete(socket));
+	}
+}
+
 /** Header the router stamps on every /mcp request so a tool body can find its own HTTP response. */
 export const TAG_HEADER = 'x-mcpx-peer-tag';
 
@@ -41,6 +77,8 @@ export class Counters {
 		this.resumes = 0;
 		this.notFound = 0;
 		this.cuts = 0;
+		this.records = [];
+		this.recordsDropped = 0;
 	}
 
 	/** Counts one received JSON-RPC message (request or notification) by method. */
@@ -51,14 +89,25 @@ export class Counters {
 		this.requests[msg.method] = (this.requests[msg.method] ?? 0) + 1;
 		if (msg.method === 'initialize') {
 			this.initialize++;
+			logEvent({ type: 'initialize' });
 		}
 		if (msg.method === 'tools/call' && typeof msg.params?.name === 'string' && msg.id !== undefined) {
 			(this.ids[msg.params.name] ??= []).push(msg.id);
 		}
 	}
 
-	execution(tool) {
+	/** Counts one tool execution; with its arguments, also records the (tool, arguments) pair. */
+	execution(tool, args) {
 		this.executions[tool] = (this.executions[tool] ?? 0) + 1;
+		if (args !== undefined) {
+			const record = { tool, args };
+			if (this.records.length >= MAX_RECORDS) {
+				this.records.shift();
+				this.recordsDropped++;
+			}
+			this.records.push(record);
+			logEvent({ type: 'execution', tool, args });
+		}
 	}
 
 	snapshot(extra = {}) {
@@ -307,6 +356,14 @@ export async function handleAdmin(req, res, url, { counters, cuts, counts, forge
 		const body = text.trim() ? JSON.parse(text) : {};
 		if (op === 'counts' && req.method === 'GET') {
 			sendJson(res, 200, counts());
+		}
+		else if (op === 'executions' && req.method === 'GET') {
+			// every (tool, arguments) pair executed since start or the last reset, oldest first
+			sendJson(res, 200, { executions: counters.records, dropped: counters.recordsDropped });
+		}
+		else if (op === 'connections' && req.method === 'GET') {
+			// connections that carried an /mcp request and are still open (admin ones never count)
+			sendJson(res, 200, { open: [...mcpSockets].filter(s => !s.destroyed).length });
 		}
 		else if (op === 'reset' && req.method === 'POST') {
 			counters.reset();

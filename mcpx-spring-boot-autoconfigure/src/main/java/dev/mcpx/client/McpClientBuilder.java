@@ -368,7 +368,8 @@ public final class McpClientBuilder {
 		JsonRpc jsonRpc = new JsonRpc((this.jsonMapper != null) ? this.jsonMapper : JsonMapper.builder().build());
 		SessionSettings settings = new SessionSettings(this.name, this.clientInfo, this.requestTimeout,
 				this.handshakeTimeout, this.maxMessageBytes);
-		HttpTransport transport = new HttpTransport(restClient(), this.url);
+		List<AutoCloseable> releasedOnClose = new ArrayList<>();
+		HttpTransport transport = new HttpTransport(restClient(releasedOnClose), this.url);
 		Watchdog watchdog = new Watchdog(this.name);
 		BackgroundTasks background = new BackgroundTasks(this.name);
 		ClientStats stats = new ClientStats(this.name, this.url, this.clock);
@@ -412,6 +413,9 @@ public final class McpClientBuilder {
 			}
 			watchdog.close();
 			background.close();
+			for (AutoCloseable resource : releasedOnClose) {
+				resource.close();
+			}
 		});
 		return client;
 	}
@@ -430,7 +434,7 @@ public final class McpClientBuilder {
 		};
 	}
 
-	private RestClient restClient() {
+	private RestClient restClient(List<AutoCloseable> releasedOnClose) {
 		if (this.restClientBuilder != null) {
 			return this.restClientBuilder.clone().build();
 		}
@@ -440,6 +444,11 @@ public final class McpClientBuilder {
 			.connectTimeout(this.connectTimeout)
 			.followRedirects(HttpClient.Redirect.NEVER)
 			.build();
+		if (httpClient instanceof AutoCloseable closeable) {
+			// From Java 21 the client can be closed, with its pooled connections and thread;
+			// on Java 17 they go when the client is garbage-collected.
+			releasedOnClose.add(closeable);
+		}
 		return RestClient.builder().requestFactory(new JdkClientHttpRequestFactory(httpClient)).build();
 	}
 

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -91,6 +92,11 @@ public final class NodePeer implements AutoCloseable {
 
 	private volatile boolean closed;
 
+	/** How the process was started, for {@link #restart()}; {@code null} for server-everything. */
+	private List<String> startArgs;
+
+	private Map<String, String> startEnvironment = Map.of();
+
 	private NodePeer(String name, Process process, StringBuilder log, boolean admin) {
 		this.name = name;
 		this.process = process;
@@ -114,16 +120,36 @@ public final class NodePeer implements AutoCloseable {
 	 * port in time; the message carries the tail of the process output
 	 */
 	public static NodePeer start(String script, String... args) {
+		return start(script, 0, Map.of(), args);
+	}
+
+	/**
+	 * Starts {@code node <script> <port> <args...>} like {@link #start(String, String...)}, on a
+	 * given port and with extra environment variables (for example
+	 * {@code MCPX_PEER_EVENT_LOG=<file>}, an append-only log of executions and initializes
+	 * that survives restarts).
+	 * @param script the script, relative to {@code src/test/node}
+	 * @param port the port to listen on, {@code 0} for a free one
+	 * @param environment extra environment variables of the process
+	 * @param args further arguments, for example {@code --json}
+	 * @return the running peer
+	 * @throws IllegalStateException if the process cannot be started or does not report its
+	 * port in time
+	 */
+	public static NodePeer start(String script, int port, Map<String, String> environment, String... args) {
 		Path dir = nodeDirectory();
 		List<String> command = new ArrayList<>();
 		command.add(nodeExecutable(dir));
 		command.add(script);
-		command.add("0");
+		command.add(Integer.toString(port));
 		command.addAll(List.of(args));
 		ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+		builder.environment().putAll(environment);
 		StringBuilder log = new StringBuilder();
 		CompletableFuture<Integer> listening = new CompletableFuture<>();
 		NodePeer peer = new NodePeer(script, launch(builder, command), log, true);
+		peer.startArgs = List.of(args);
+		peer.startEnvironment = Map.copyOf(environment);
 		peer.drainOutput(listening);
 		try {
 			peer.port = listening.get(STARTUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -331,6 +357,59 @@ public final class NodePeer implements AutoCloseable {
 		ObjectNode body = JSON.createObjectNode();
 		body.put("kind", kind);
 		return JSON.readTree(admin("POST", "changed", body)).path("notified").asInt();
+	}
+
+	/**
+	 * Returns every tool body that ran since the peer started or was last
+	 * {@linkplain #reset() reset}, with its arguments, oldest first (the peer keeps the last
+	 * 100,000): {@code [{"tool": "<name>", "args": {...}}, ...]}.
+	 * @return the executions as a JSON array
+	 */
+	public JsonNode executions() {
+		return JSON.readTree(admin("GET", "executions", null)).path("executions");
+	}
+
+	/**
+	 * Returns how many connections that carried an {@code /mcp} request are still open on the
+	 * peer's side (admin requests never count).
+	 * @return the number of open MCP connections
+	 */
+	public int openMcpConnections() {
+		return JSON.readTree(admin("GET", "connections", null)).path("open").asInt();
+	}
+
+	/**
+	 * Restarts the process in place, as a crashed and restarted server: stops this process
+	 * (its connections break, its sessions, counters and event stores are gone) and starts
+	 * the same script with the same arguments and environment on the same port. This peer is
+	 * closed afterwards; use the returned one.
+	 * @return the new peer, listening on the same port
+	 * @throws IllegalStateException if the new process does not come up
+	 */
+	public NodePeer restart() {
+		if (this.startArgs == null) {
+			throw new UnsupportedOperationException(this.name + " cannot be restarted; use startEverything(port)");
+		}
+		int samePort = this.port;
+		close();
+		IllegalStateException failure = null;
+		for (int attempt = 0; attempt < 5; attempt++) {
+			try {
+				return start(this.name, samePort, this.startEnvironment, this.startArgs.toArray(String[]::new));
+			}
+			catch (IllegalStateException ex) {
+				// the port may still be held for a moment by the process that just exited
+				failure = ex;
+				try {
+					Thread.sleep(200);
+				}
+				catch (InterruptedException interrupted) {
+					Thread.currentThread().interrupt();
+					throw ex;
+				}
+			}
+		}
+		throw failure;
 	}
 
 	/**

@@ -130,7 +130,8 @@ public final class JsonRpc {
 		if (json == null || !json.isObject()) {
 			throw new MalformedMessageException("not a JSON object");
 		}
-		if (!VERSION.equals(json.path("jsonrpc").asString(null))) {
+		JsonNode version = json.get("jsonrpc");
+		if (version == null || !version.isString() || !VERSION.equals(version.stringValue())) {
 			throw new MalformedMessageException("missing \"jsonrpc\": \"2.0\"");
 		}
 		JsonNode method = json.get("method");
@@ -154,7 +155,7 @@ public final class JsonRpc {
 			throw new MalformedMessageException("a response needs exactly one of \"result\" and \"error\"");
 		}
 		if (error != null) {
-			if (!error.isObject() || !error.path("code").isIntegralNumber()) {
+			if (!error.isObject() || !error.path("code").isIntegralNumber() || !error.path("code").canConvertToInt()) {
 				throw new MalformedMessageException("\"error\" lacks an integer \"code\"");
 			}
 			return new JsonRpcMessage.Response(id, null, new JsonRpcError(error.get("code").intValue(),

@@ -30,6 +30,7 @@ import dev.mcpx.client.session.ProtocolSession;
 import dev.mcpx.client.session.RenewalListener;
 import dev.mcpx.client.session.McpRequest;
 import dev.mcpx.client.session.SessionState;
+import dev.mcpx.client.transport.StreamBrokenException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -46,6 +47,13 @@ public final class RecoveringExecutor implements RequestExecutor {
 
 	/** One more attempt, never more: a second failure is the answer, never a loop. */
 	static final int MAX_REPLAYS = 1;
+
+	/**
+	 * The wait before re-issuing a request whose connection died without a response: long
+	 * enough for the HTTP client to drop the pooled connections a dead server closed,
+	 * short beside any request timeout.
+	 */
+	static final Duration STALE_CONNECTION_PAUSE = Duration.ofMillis(100);
 
 	private final String upstream;
 
@@ -280,12 +288,30 @@ public final class RecoveringExecutor implements RequestExecutor {
 			throw notReissued(request, lost, decision.reason());
 		}
 		reissued(request, ReplayCause.STREAM_LOST, decision.reason());
+		if (!(lost.getCause() instanceof StreamBrokenException)) {
+			// The connection died before any response: let the HTTP client's pool notice the
+			// other connections a dead server closed, or the re-issue takes one of them.
+			pause(STALE_CONNECTION_PAUSE);
+		}
 		try {
 			return attempt(on, request);
 		}
 		catch (McpException again) {
 			again.addSuppressed(lost);
+			if (isSessionExpiry(again, on)) {
+				// The session died with the connection; the 404 proves the re-issue never ran.
+				return afterExpiry(on, request, (McpHttpStatusException) again);
+			}
 			throw again;
+		}
+	}
+
+	private static void pause(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 

@@ -5,6 +5,11 @@ import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -65,6 +70,13 @@ public final class JsonRpcExchange {
 
 	private static final String LAST_EVENT_ID_HEADER = "Last-Event-ID";
 
+	/** Enough past sessions to cover any error still in flight about them. */
+	private static final int MAX_HELD_SESSION_IDS = 8;
+
+	/** Headers whose values are protocol words, not secrets (lower case). */
+	private static final Set<String> NOT_SECRET = Set.of("accept", "content-type", "mcp-protocol-version",
+			"mcp-method", "mcp-name");
+
 	/** How long a POST event stream may take to end after its response before it is cut. */
 	private static final Duration STREAM_END_GRACE = Duration.ofMillis(250);
 
@@ -86,6 +98,9 @@ public final class JsonRpcExchange {
 	private final McpEvents events;
 
 	private final AtomicLong ids = new AtomicLong();
+
+	/** Session ids this client held, newest last: a server's error text may name an old one. */
+	private final Deque<String> heldSessionIds = new ArrayDeque<>();
 
 	/**
 	 * Creates the exchange of one client.
@@ -184,7 +199,7 @@ public final class JsonRpcExchange {
 				return ListenOutcome.NOT_OFFERED;
 			}
 			if (response.status() >= 300) {
-				throw statusFailure(response, "listen");
+				throw statusFailure(response, "listen", headers);
 			}
 			if (!response.isEventStream()) {
 				return ListenOutcome.NOT_OFFERED;
@@ -261,7 +276,7 @@ public final class JsonRpcExchange {
 			this.transport.post(body, headers, (response) -> {
 				guard.attach(response.body());
 				if (response.status() >= 300) {
-					throw statusFailure(response, method);
+					throw statusFailure(response, method, headers);
 				}
 				return null;
 			});
@@ -279,14 +294,14 @@ public final class JsonRpcExchange {
 		guard.attach(response.body());
 		int status = response.status();
 		if (status >= 300) {
-			throw statusFailure(response, method);
+			throw statusFailure(response, method, headers);
 		}
 		if (status == 202 || status == 204) {
 			throw new McpProtocolException(upstream(),
 					method + " was answered with HTTP " + status + " and no response; a request needs one", null);
 		}
 		if (response.isJson()) {
-			return fromJsonBody(response, id, method);
+			return fromJsonBody(response, id, method, headers);
 		}
 		if (response.isEventStream()) {
 			return fromEventStream(response, id, method, headers, true, options);
@@ -295,7 +310,8 @@ public final class JsonRpcExchange {
 				+ "'; expected application/json or text/event-stream", null);
 	}
 
-	private Reply fromJsonBody(HttpTransport.Response response, long id, String method) throws IOException {
+	private Reply fromJsonBody(HttpTransport.Response response, long id, String method, Consumer<HttpHeaders> headers)
+			throws IOException {
 		byte[] bytes = readBounded(response.body(), this.settings.maxMessageBytes(), method);
 		if (bytes.length == 0) {
 			throw new StreamBrokenException("the JSON body was empty", null, null, -1);
@@ -312,7 +328,7 @@ public final class JsonRpcExchange {
 		}
 		JsonRpcMessage message = decode(json, method);
 		if (message instanceof JsonRpcMessage.Response reply && matches(reply.id(), id)) {
-			return toReply(reply, method, response);
+			return toReply(reply, method, response, headers);
 		}
 		throw new McpProtocolException(upstream(),
 				method + " was answered with a JSON body that is not the response to request " + id, null);
@@ -347,7 +363,7 @@ public final class JsonRpcExchange {
 			JsonRpcMessage message = decodeEvent(event, method);
 			if (message instanceof JsonRpcMessage.Response reply) {
 				if (matches(reply.id(), id)) {
-					Reply result = toReply(reply, method, response);
+					Reply result = toReply(reply, method, response, headers);
 					finish(response.body(), expectEnd);
 					return result;
 				}
@@ -525,15 +541,16 @@ public final class JsonRpcExchange {
 		}
 	}
 
-	private Reply toReply(JsonRpcMessage.Response reply, String method, HttpTransport.Response response) {
+	private Reply toReply(JsonRpcMessage.Response reply, String method, HttpTransport.Response response,
+			Consumer<HttpHeaders> headers) {
 		if (reply.error() != null) {
-			throw new McpJsonRpcException(upstream(), method, reply.error().code(), reply.error().message(),
-					reply.error().data());
+			throw new McpJsonRpcException(upstream(), method, reply.error().code(),
+					Redaction.scrub(reply.error().message(), secrets(headers)), reply.error().data());
 		}
 		return new Reply(reply.result(), response.headers());
 	}
 
-	private McpException statusFailure(HttpTransport.Response response, String method) {
+	private McpException statusFailure(HttpTransport.Response response, String method, Consumer<HttpHeaders> headers) {
 		Integer code = null;
 		String message = null;
 		JsonNode data = null;
@@ -543,7 +560,7 @@ public final class JsonRpcExchange {
 			JsonNode error = (json != null) ? json.get("error") : null;
 			if (error != null && error.path("code").isIntegralNumber()) {
 				code = error.get("code").intValue();
-				message = error.path("message").asString("");
+				message = Redaction.scrub(error.path("message").asString(""), secrets(headers));
 				data = error.get("data");
 			}
 		}
@@ -604,6 +621,41 @@ public final class JsonRpcExchange {
 				logger.debug("[" + upstream() + "] cancellation notice not delivered: " + ex.getMessage());
 			}
 		});
+	}
+
+	/**
+	 * Records a session id the client was given, so that error text naming it, even after
+	 * the session is gone, is scrubbed.
+	 * @param sessionId the session id
+	 */
+	public void remember(String sessionId) {
+		synchronized (this.heldSessionIds) {
+			this.heldSessionIds.addLast(sessionId);
+			while (this.heldSessionIds.size() > MAX_HELD_SESSION_IDS) {
+				this.heldSessionIds.removeFirst();
+			}
+		}
+	}
+
+	/**
+	 * The values this client sent that a server's error text must not repeat: every header
+	 * value except those that mirror the request body or describe the protocol, and the
+	 * session ids it held.
+	 */
+	private List<String> secrets(Consumer<HttpHeaders> headers) {
+		HttpHeaders sent = new HttpHeaders();
+		headers.accept(sent);
+		List<String> secrets = new ArrayList<>();
+		sent.forEach((name, values) -> {
+			if (!NOT_SECRET.contains(name.toLowerCase(java.util.Locale.ROOT))
+					&& !name.regionMatches(true, 0, "Mcp-Param-", 0, 10)) {
+				secrets.addAll(values);
+			}
+		});
+		synchronized (this.heldSessionIds) {
+			secrets.addAll(this.heldSessionIds);
+		}
+		return secrets;
 	}
 
 	/** Why a connection could not be made, in the words an operator searches for. */

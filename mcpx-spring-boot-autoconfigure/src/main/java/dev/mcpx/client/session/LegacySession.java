@@ -269,6 +269,9 @@ public final class LegacySession implements ProtocolSession {
 			throw new McpProtocolException(this.settings.upstream(),
 					"the server assigned a session id with characters outside visible ASCII (0x21-0x7E)", null);
 		}
+		if (sessionId != null) {
+			this.exchange.remember(sessionId);
+		}
 		SessionState next = new SessionState(ProtocolEra.LEGACY, generation, sessionId, version, implementation(result.path("serverInfo")),
 				result.path("capabilities"));
 		this.exchange.notify(McpMethods.INITIALIZED, null, headers(next), timeout);

@@ -83,6 +83,11 @@ public final class ListenLoop implements AutoCloseable {
 				logger.debug("[" + this.upstream + "] could not open the notification stream: " + ex.getMessage());
 				outcome = JsonRpcExchange.ListenOutcome.BROKEN;
 			}
+			catch (RuntimeException ex) {
+				// Whatever a server sends, listening goes on: one bad stream must not end it.
+				logger.warn("[" + this.upstream + "] the notification stream failed: " + ex);
+				outcome = JsonRpcExchange.ListenOutcome.BROKEN;
+			}
 			if (this.closed) {
 				return;
 			}

@@ -8,6 +8,9 @@ public final class Redaction {
 	/** Enough of a session id to tell two apart in a log, too little to use one. */
 	private static final int SESSION_ID_PREFIX = 4;
 
+	/** Values shorter than this are not treated as secrets when scrubbing text. */
+	private static final int MIN_SECRET_LENGTH = 6;
+
 	private Redaction() {
 	}
 
@@ -24,6 +27,36 @@ public final class Redaction {
 			return "…";
 		}
 		return sessionId.substring(0, SESSION_ID_PREFIX) + "…";
+	}
+
+	/**
+	 * Removes secrets from text a server wrote (an error message may echo the session id
+	 * or a header the client sent): each secret, and each long word of it, becomes its
+	 * redacted form.
+	 * @param text the server's text, or {@code null}
+	 * @param secrets the values to hide, for example header values
+	 * @return the text without them
+	 */
+	public static String scrub(String text, Iterable<String> secrets) {
+		if (text == null) {
+			return null;
+		}
+		String scrubbed = text;
+		for (String secret : secrets) {
+			scrubbed = hide(scrubbed, secret);
+			for (String word : secret.split("\\s+")) {
+				scrubbed = hide(scrubbed, word);
+			}
+		}
+		return scrubbed;
+	}
+
+	private static String hide(String text, String secret) {
+		// Short values (a version, "true") are not secrets and would garble the text.
+		if (secret.length() < MIN_SECRET_LENGTH || !text.contains(secret)) {
+			return text;
+		}
+		return text.replace(secret, sessionId(secret));
 	}
 
 }

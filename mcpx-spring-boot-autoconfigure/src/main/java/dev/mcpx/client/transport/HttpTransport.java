@@ -98,8 +98,16 @@ public final class HttpTransport {
 		try {
 			return spec.exchange((request, response) -> {
 				responded[0] = true;
-				return reader.read(new Response(response.getStatusCode().value(), response.getHeaders(),
-						response.getBody()));
+				InputStream stream = response.getBody();
+				try {
+					return reader.read(new Response(response.getStatusCode().value(), response.getHeaders(), stream));
+				}
+				catch (IOException | RuntimeException ex) {
+					// Closing the response would drain the rest of the body first, which may
+					// never end (an oversized or endless body): abort it instead.
+					closeQuietly(stream);
+					throw ex;
+				}
 			}, true);
 		}
 		catch (ResourceAccessException ex) {
@@ -108,6 +116,15 @@ public final class HttpTransport {
 		}
 		catch (UncheckedIOException ex) {
 			throw ex.getCause();
+		}
+	}
+
+	private static void closeQuietly(InputStream body) {
+		try {
+			body.close();
+		}
+		catch (IOException ex) {
+			// Aborting is all that was wanted.
 		}
 	}
 

@@ -12,8 +12,9 @@ import java.util.Arrays;
  * or CR. Events are read one at a time, so a response that follows notifications is seen
  * as soon as it arrives.
  * <p>
- * Memory is bounded: an event larger than {@code maxEventBytes} fails with
- * {@link EventTooLargeException}. Not thread-safe; one per stream.
+ * Memory is bounded: an event (its data) or a single line larger than
+ * {@code maxEventBytes} fails with {@link EventTooLargeException}; comments, such as
+ * heartbeats, never accumulate. Not thread-safe; one per stream.
  */
 public final class SseParser {
 
@@ -91,6 +92,8 @@ public final class SseParser {
 
 	private SseEvent dispatch() {
 		if (!this.sawField) {
+			// A blank line after comments only (heartbeats): nothing accumulates.
+			this.eventBytes = 0;
 			return null;
 		}
 		String payload = this.data.toString();
@@ -120,6 +123,11 @@ public final class SseParser {
 				start++;
 			}
 			value = text.substring(start);
+		}
+		// Every field line of an event counts against its bound, comments never do.
+		this.eventBytes += text.length() + 1;
+		if (this.eventBytes > this.maxEventBytes) {
+			throw new EventTooLargeException(this.maxEventBytes);
 		}
 		switch (field) {
 			case "data" -> {
@@ -175,7 +183,8 @@ public final class SseParser {
 	}
 
 	private void append(byte b) {
-		if (++this.eventBytes > this.maxEventBytes) {
+		// One line may not exceed the bound either: a line never ends without a line break.
+		if (this.lineLen >= this.maxEventBytes) {
 			throw new EventTooLargeException(this.maxEventBytes);
 		}
 		if (this.lineLen == this.line.length) {
