@@ -13,12 +13,14 @@ import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.http.client.HttpRedirects;
 import org.springframework.boot.http.client.JdkClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.JdkHttpClientBuilder;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
 import dev.mcpx.client.McpClient;
@@ -26,6 +28,7 @@ import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.McpClients;
 import dev.mcpx.client.McpInputHandler;
 import dev.mcpx.client.recovery.ReplayGate;
+import dev.mcpx.client.transport.BlockingJdkRequestFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -62,18 +65,19 @@ public final class McpxAutoConfiguration {
 			.ifAvailable((registry) -> ordered.add((name, builder) -> builder.observationRegistry(registry)));
 		credentials.ifAvailable((provider) -> ordered.add((name, builder) -> builder.credentials(provider.credentials(name))));
 		customizers.orderedStream().forEach(ordered::add);
-		ClientHttpRequestFactoryBuilder<?> factoryBuilder = http11(
-				requestFactoryBuilder.getIfAvailable(ClientHttpRequestFactoryBuilder::detect));
+		ClientHttpRequestFactoryBuilder<?> factoryBuilder = requestFactoryBuilder
+			.getIfAvailable(ClientHttpRequestFactoryBuilder::detect);
 		HttpClientSettings settings = httpClientSettings.getIfAvailable(HttpClientSettings::defaults);
-		return new McpClientConfigurer(properties, ordered,
-				(connectTimeout, sslBundle) -> restClientBuilder.getIfAvailable(RestClient::builder)
-					.clone()
-					// The client enforces its own request deadlines, so no read timeout; and
-					// never follows redirects, which could carry credentials to another origin.
-					.requestFactory(factoryBuilder.build(withSsl(settings, sslBundle).withConnectTimeout(connectTimeout)
-						.withReadTimeout(null)
-						.withRedirects(HttpRedirects.DONT_FOLLOW))),
-				sslBundles.getIfAvailable());
+		return new McpClientConfigurer(properties, ordered, (connectTimeout, sslBundle) -> {
+			// The client enforces its own request deadlines, so no read timeout; and never
+			// follows redirects, which could carry credentials to another origin.
+			HttpClientSettings upstream = withSsl(settings, sslBundle).withConnectTimeout(connectTimeout)
+				.withReadTimeout(null)
+				.withRedirects(HttpRedirects.DONT_FOLLOW);
+			return restClientBuilder.getIfAvailable(RestClient::builder)
+				.clone()
+				.requestFactory(requestFactory(factoryBuilder, upstream));
+		}, sslBundles.getIfAvailable());
 	}
 
 	@Bean
@@ -100,12 +104,20 @@ public final class McpxAutoConfiguration {
 		return (sslBundle != null) ? settings.withSslBundle(sslBundle) : settings;
 	}
 
-	/** The JDK client would attempt an h2c upgrade on plain http; MCP servers gain nothing from it. */
-	private static ClientHttpRequestFactoryBuilder<?> http11(ClientHttpRequestFactoryBuilder<?> builder) {
-		if (builder instanceof JdkClientHttpRequestFactoryBuilder jdk) {
-			return jdk.withHttpClientCustomizer((client) -> client.version(HttpClient.Version.HTTP_1_1));
+	/**
+	 * The application's HTTP client, with the upstream's settings. On the JDK client (Boot's
+	 * choice when no other HTTP library is present) requests are sent blocking with byte
+	 * bodies, which on loopback is several times faster than Spring's streaming request
+	 * factory; HTTP/1.1, since an h2c upgrade attempt gains MCP servers nothing.
+	 */
+	private static ClientHttpRequestFactory requestFactory(ClientHttpRequestFactoryBuilder<?> builder,
+			HttpClientSettings settings) {
+		if (builder instanceof JdkClientHttpRequestFactoryBuilder) {
+			return new BlockingJdkRequestFactory(new JdkHttpClientBuilder()
+				.withCustomizer((client) -> client.version(HttpClient.Version.HTTP_1_1))
+				.build(settings));
 		}
-		return builder;
+		return builder.build(settings);
 	}
 
 }

@@ -14,7 +14,6 @@ import java.util.function.Consumer;
 
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
 import dev.mcpx.client.catalogue.McpCatalogue;
@@ -38,6 +37,7 @@ import dev.mcpx.client.session.JsonRpcExchange;
 import dev.mcpx.client.session.LegacySession;
 import dev.mcpx.client.session.ServerMessageListener;
 import dev.mcpx.client.session.SessionSettings;
+import dev.mcpx.client.transport.BlockingJdkRequestFactory;
 import dev.mcpx.client.transport.HttpTransport;
 import dev.mcpx.client.transport.Watchdog;
 import tools.jackson.databind.json.JsonMapper;
@@ -449,7 +449,7 @@ public final class McpClientBuilder {
 			// on Java 17 they go when the client is garbage-collected.
 			releasedOnClose.add(closeable);
 		}
-		return RestClient.builder().requestFactory(new JdkClientHttpRequestFactory(httpClient)).build();
+		return RestClient.builder().requestFactory(new BlockingJdkRequestFactory(httpClient)).build();
 	}
 
 	private static URI validateUrl(String name, URI url) {

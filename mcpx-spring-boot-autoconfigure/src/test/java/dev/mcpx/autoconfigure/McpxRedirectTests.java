@@ -59,6 +59,24 @@ class McpxRedirectTests {
 	}
 
 	@Test
+	void theJdkClientOfTheApplicationDoesNotFollowARedirectEither() {
+		redirectEverything();
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(RestClientAutoConfiguration.class, McpxAutoConfiguration.class))
+			.withBean(org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder.class,
+					org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder::jdk)
+			.withBean(org.springframework.boot.http.client.HttpClientSettings.class,
+					() -> org.springframework.boot.http.client.HttpClientSettings.defaults()
+						.withRedirects(org.springframework.boot.http.client.HttpRedirects.FOLLOW))
+			.withPropertyValues("mcpx.clients.up.url=" + upstream.baseUrl() + "/mcp", "mcpx.clients.up.protocol=legacy")
+			.run((context) -> assertThatThrownBy(context.getBean("up", McpClient.class)::ping)
+				.isInstanceOf(McpHttpStatusException.class)
+				.hasMessageContaining("307"));
+
+		elsewhere.verify(0, anyRequestedFor(anyUrl()));
+	}
+
+	@Test
 	void aClientBuiltByHandDoesNotFollowARedirectEither() {
 		redirectEverything();
 		try (McpClient client = McpClient.builder("up", URI.create(upstream.baseUrl() + "/mcp"))

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -102,6 +103,17 @@ class McpxSslBundleTests {
 	@Test
 	void theBundleNamedForTheUpstreamTrustsItsCertificate() {
 		contextRunner().withPropertyValues("mcpx.clients.tls.ssl-bundle=upstream").run((context) -> {
+			McpClient client = context.getBean("tls", McpClient.class);
+			client.ping();
+			assertThat(client.serverInfo()).hasValueSatisfying((info) -> assertThat(info.name()).isEqualTo("tls"));
+		});
+	}
+
+	@Test
+	void theBundleAppliesOnTheJdkClientToo() {
+		contextRunner().withPropertyValues("mcpx.clients.tls.ssl-bundle=upstream")
+			.withBean(ClientHttpRequestFactoryBuilder.class, ClientHttpRequestFactoryBuilder::jdk)
+			.run((context) -> {
 			McpClient client = context.getBean("tls", McpClient.class);
 			client.ping();
 			assertThat(client.serverInfo()).hasValueSatisfying((info) -> assertThat(info.name()).isEqualTo("tls"));

@@ -312,7 +312,7 @@ public final class JsonRpcExchange {
 
 	private Reply fromJsonBody(HttpTransport.Response response, long id, String method, Consumer<HttpHeaders> headers)
 			throws IOException {
-		byte[] bytes = readBounded(response.body(), this.settings.maxMessageBytes(), method);
+		byte[] bytes = readBody(response, method);
 		if (bytes.length == 0) {
 			throw new StreamBrokenException("the JSON body was empty", null, null, -1);
 		}
@@ -693,6 +693,28 @@ public final class JsonRpcExchange {
 			return replyId.longValue() == id;
 		}
 		return replyId.isString() && replyId.stringValue().equals(Long.toString(id));
+	}
+
+	/**
+	 * The whole body, bounded: exactly {@code Content-Length} bytes when the server gave it
+	 * (no scratch buffer per response), else read up to the bound.
+	 */
+	private byte[] readBody(HttpTransport.Response response, String method) throws IOException {
+		int max = this.settings.maxMessageBytes();
+		long length = response.headers().getContentLength();
+		if (length > max) {
+			throw new McpProtocolException(upstream(),
+					method + "'s response exceeded the limit of " + max + " bytes", null);
+		}
+		if (length >= 0) {
+			byte[] bytes = response.body().readNBytes((int) length);
+			if (bytes.length < length) {
+				throw new StreamBrokenException("the JSON body ended after " + bytes.length + " of " + length
+						+ " bytes", null, null, -1);
+			}
+			return bytes;
+		}
+		return readBounded(response.body(), max, method);
 	}
 
 	private byte[] readBounded(InputStream body, int max, String method) throws IOException {

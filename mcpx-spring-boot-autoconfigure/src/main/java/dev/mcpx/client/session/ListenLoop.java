@@ -16,7 +16,8 @@ import tools.jackson.databind.JsonNode;
  * that {@code notifications/*}{@code /list_changed} reach the client's listeners: the legacy
  * GET stream, opened when the server declared {@code listChanged}, or the modern
  * {@code subscriptions/listen} stream, each opened again when it drops. One daemon thread,
- * started by the first successful exchange, so an idle client connects to nothing.
+ * started by the first successful exchange with a server that announces list changes, so
+ * an idle client, or one whose server announces none, holds no thread.
  */
 public final class ListenLoop implements AutoCloseable {
 
@@ -43,6 +44,9 @@ public final class ListenLoop implements AutoCloseable {
 
 	private volatile Closeable stream;
 
+	/** The last state found not to announce list changes, so it is not checked again. */
+	private volatile SessionState declined;
+
 	/**
 	 * Creates the loop of one client.
 	 * @param upstream the upstream name
@@ -57,7 +61,19 @@ public final class ListenLoop implements AutoCloseable {
 	 * Starts the loop unless it runs already.
 	 */
 	public void start() {
-		if (this.closed || !this.started.compareAndSet(false, true)) {
+		if (this.closed || this.started.get()) {
+			return;
+		}
+		SessionState state = this.session.current();
+		if (state == null || state == this.declined) {
+			return;
+		}
+		if (!announcesListChanges(state.capabilities())) {
+			// Nothing to listen for: no thread, until a new session announces changes.
+			this.declined = state;
+			return;
+		}
+		if (!this.started.compareAndSet(false, true)) {
 			return;
 		}
 		Thread loop = new Thread(this::run, "mcpx-" + this.upstream + "-listen");
