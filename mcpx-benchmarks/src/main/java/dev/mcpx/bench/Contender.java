@@ -24,6 +24,7 @@ import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.Content;
+import dev.mcpx.client.transport.BlockingJdkRequestFactory;
 
 /**
  * One way of calling {@code tools/call echo {"text":"hello"}} on an upstream: mcpx, the
@@ -79,9 +80,9 @@ interface Contender extends AutoCloseable {
 
 		/**
 		 * @param url the endpoint
-		 * @param threadFree a diagnostic: mcpx on {@link SyncJdkRequestFactory}, a prototype
-		 * HTTP layer that starts no thread per request, through the public
-		 * {@code restClientBuilder} option
+		 * @param threadFree a diagnostic: mcpx with {@link BlockingJdkRequestFactory} given
+		 * explicitly through the public {@code restClientBuilder} option (what the client
+		 * builds by default since the prototype moved into it)
 		 */
 		Mcpx(String url, boolean threadFree) {
 			McpClientBuilder builder = McpClient.builder("bench", URI.create(url)).protocol(ProtocolMode.LEGACY);
@@ -91,7 +92,7 @@ interface Contender extends AutoCloseable {
 					.connectTimeout(Duration.ofSeconds(5))
 					.followRedirects(HttpClient.Redirect.NEVER)
 					.build();
-				builder.restClientBuilder(RestClient.builder().requestFactory(new SyncJdkRequestFactory(http)));
+				builder.restClientBuilder(RestClient.builder().requestFactory(new BlockingJdkRequestFactory(http)));
 			}
 			this.client = builder.build();
 		}

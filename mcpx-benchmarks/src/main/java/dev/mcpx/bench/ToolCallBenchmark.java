@@ -74,7 +74,7 @@ public class ToolCallBenchmark {
 
 	/**
 	 * A diagnostic: mcpx on a prototype HTTP layer that starts no thread per request
-	 * ({@link SyncJdkRequestFactory}), set through the public {@code restClientBuilder}.
+	 * ({@link dev.mcpx.client.transport.BlockingJdkRequestFactory}), set through the public {@code restClientBuilder}.
 	 */
 	@Benchmark
 	public Object mcpx_sync() {
