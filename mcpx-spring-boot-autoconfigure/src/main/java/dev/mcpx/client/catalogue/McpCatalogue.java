@@ -108,16 +108,6 @@ public final class McpCatalogue implements McpEventListener, ServerMessageListen
 	}
 
 	/**
-	 * The last listing of a kind, fresh or not, without fetching.
-	 * @param kind the kind
-	 * @return the items, or {@code null} when never listed
-	 */
-	public List<?> lastKnown(CatalogueKind kind) {
-		Entry entry = this.slots.get(kind).entry;
-		return (entry != null) ? entry.items() : null;
-	}
-
-	/**
 	 * Drops listings: the next read of each goes to the server.
 	 * @param kinds the kinds to drop
 	 * @param reason why, for the event

@@ -187,22 +187,10 @@ public final class LegacySession implements ProtocolSession {
 		return this.state;
 	}
 
-	/**
-	 * Sends a request on the given session and returns its result. One attempt.
-	 * @param on the session to send it on
-	 * @param method the method
-	 * @param params the parameters, or {@code null}
-	 * @param timeout the bound of the exchange
-	 * @return the result
-	 * @throws McpException on any failure
-	 */
-	public JsonNode request(SessionState on, String method, JsonNode params, Duration timeout) {
-		return this.exchange.request(method, params, headers(on), timeout, this.options).result();
-	}
-
 	@Override
 	public JsonNode request(SessionState on, McpRequest request) {
-		return request(on, request.method(), request.params(), request.timeout());
+		return this.exchange.request(request.method(), request.params(), headers(on), request.timeout(), this.options)
+			.result();
 	}
 
 	/**
