@@ -1,8 +1,6 @@
 package dev.mcpx.sample;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
 class SampleAppRecoveryTests {
 
-	private static final int PORT = freePort();
+	private static final int PORT = SampleHttp.freePort();
 
 	private static final JsonMapper json = JsonMapper.builder().build();
 
@@ -162,29 +160,11 @@ class SampleAppRecoveryTests {
 	}
 
 	private HttpResponse<String> send(HttpRequest request) {
-		try {
-			return this.http.send(request, HttpResponse.BodyHandlers.ofString());
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		return SampleHttp.send(this.http, request);
 	}
 
 	private static URI uri(String path) {
 		return URI.create("http://127.0.0.1:" + PORT + path);
-	}
-
-	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 }

@@ -1,8 +1,6 @@
 package dev.mcpx.sample.demo;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,6 +18,8 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.mcpx.sample.SampleHttp;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
 class DemoUpstreamTests {
 
-	private static final int PORT = freePort();
+	private static final int PORT = SampleHttp.freePort();
 
 	private static final JsonMapper json = JsonMapper.builder().build();
 
@@ -187,29 +187,11 @@ class DemoUpstreamTests {
 	}
 
 	private HttpResponse<String> send(HttpRequest request) {
-		try {
-			return this.http.send(request, HttpResponse.BodyHandlers.ofString());
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		return SampleHttp.send(this.http, request);
 	}
 
 	private static URI uri(String path) {
 		return URI.create("http://127.0.0.1:" + PORT + path);
-	}
-
-	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 }
