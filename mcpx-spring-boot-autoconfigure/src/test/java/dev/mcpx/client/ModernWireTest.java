@@ -261,6 +261,41 @@ class ModernWireTest {
 	}
 
 	@Test
+	void aHeaderMismatchOnAToolCallIsCorrectedOnceFromAFreshListing() {
+		stubDiscover();
+		// At first the tool declares no header; the server has since added one.
+		wire.stubFor(method("tools/list").inScenario("h").whenScenarioStateIs(Scenario.STARTED)
+			.willReturn(okJson(result("{\"tools\":[{\"name\":\"sql\",\"inputSchema\":{\"type\":\"object\","
+					+ "\"properties\":{\"region\":{\"type\":\"string\"}}}}]}")))
+			.willSetStateTo("changed"));
+		wire.stubFor(method("tools/list").inScenario("h").whenScenarioStateIs("changed")
+			.willReturn(okJson(result("{\"tools\":[{\"name\":\"sql\",\"inputSchema\":{\"type\":\"object\","
+					+ "\"properties\":{\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"}}}}]}"))));
+		wire.stubFor(method("tools/call").willReturn(error(400, -32020, "Header mismatch: Mcp-Param-Region missing",
+				null)));
+		wire.stubFor(method("tools/call").withHeader("Mcp-Param-Region", equalTo("eu-west1")).atPriority(1)
+			.willReturn(okJson(result(CONTENT_OK))));
+
+		assertThat(client().callTool("sql", Map.of("region", "eu-west1")).text()).isEqualTo("ok");
+
+		// §Client Behavior: list tools to check for changes, then retry with the right headers.
+		assertThat(posts("tools/list")).hasSize(2);
+		assertThat(posts("tools/call")).hasSize(2);
+		assertThat(this.events).filteredOn(McpRequestReissuedEvent.class::isInstance).singleElement()
+			.satisfies((e) -> assertThat(((McpRequestReissuedEvent) e).cause()).isEqualTo(ReplayCause.HEADERS_CORRECTED));
+	}
+
+	@Test
+	void aHeaderMismatchThatAFreshListingCannotExplainStands() {
+		stubDiscover();
+		stubTools("[{\"name\":\"sql\",\"inputSchema\":{\"type\":\"object\"}}]");
+		wire.stubFor(method("tools/call").willReturn(error(400, -32020, "Header mismatch", null)));
+
+		assertThatThrownBy(() -> client().callTool("sql", Map.of())).isInstanceOf(McpHeaderMismatchException.class);
+		assertThat(posts("tools/call")).hasSize(1);
+	}
+
+	@Test
 	void aModernClientMeetingALegacyServerSaysSo() {
 		wire.stubFor(method("server/discover").willReturn(error(400, -32000, "Bad Request: No valid session ID provided",
 				null)));

@@ -84,7 +84,8 @@ public class McpxRecoveryMetrics {
 	enum Kind {
 
 		SESSION_EXPIRY("session-expiry"), STREAM_LOST("stream-lost"), RESUMPTION("resumption"),
-		VERSION_RETRY("version-retry"), CREDENTIALS("credentials"), ERA_CHANGE("era-change");
+		VERSION_RETRY("version-retry"), CREDENTIALS("credentials"), ERA_CHANGE("era-change"),
+		HEADER_CORRECTION("header-correction");
 
 		final String tag;
 
@@ -99,6 +100,7 @@ public class McpxRecoveryMetrics {
 				case VERSION_RENEGOTIATED -> VERSION_RETRY;
 				case CREDENTIALS_REFRESHED -> CREDENTIALS;
 				case ERA_CHANGED -> ERA_CHANGE;
+				case HEADERS_CORRECTED -> HEADER_CORRECTION;
 			};
 		}
 

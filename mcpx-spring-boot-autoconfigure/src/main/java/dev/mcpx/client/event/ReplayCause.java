@@ -30,6 +30,12 @@ public enum ReplayCause {
 	/**
 	 * The server turned out to speak the other protocol era; the client detected it again.
 	 */
-	ERA_CHANGED
+	ERA_CHANGED,
+
+	/**
+	 * The server rejected a tool call's mirrored headers (-32020) before running it; the
+	 * tool's declarations were listed again and the headers corrected.
+	 */
+	HEADERS_CORRECTED
 
 }

@@ -2,6 +2,7 @@ package dev.mcpx.client.recovery;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 import org.apache.commons.logging.Log;
@@ -10,6 +11,7 @@ import org.apache.commons.logging.LogFactory;
 import dev.mcpx.client.McpAuthenticationException;
 import dev.mcpx.client.McpCredentials;
 import dev.mcpx.client.McpException;
+import dev.mcpx.client.McpHeaderMismatchException;
 import dev.mcpx.client.McpHttpStatusException;
 import dev.mcpx.client.McpRecoveryFailedException;
 import dev.mcpx.client.McpSessionExpiredException;
@@ -24,6 +26,7 @@ import dev.mcpx.client.event.McpSessionExpiredEvent;
 import dev.mcpx.client.event.McpSessionRecoveredEvent;
 import dev.mcpx.client.event.ReplayCause;
 import dev.mcpx.client.model.ToolAnnotations;
+import dev.mcpx.client.protocol.ToolHeaders;
 import dev.mcpx.client.protocol.McpMethods;
 import dev.mcpx.client.session.EraEvidence;
 import dev.mcpx.client.session.ProtocolSession;
@@ -63,7 +66,7 @@ public final class RecoveringExecutor implements RequestExecutor {
 
 	private final ReplayGate gate;
 
-	private final ToolRegistry annotations;
+	private final ToolRegistry tools;
 
 	private final McpEvents events;
 
@@ -75,17 +78,17 @@ public final class RecoveringExecutor implements RequestExecutor {
 	 * @param session the client's session
 	 * @param policy the recovery policy
 	 * @param gate the replay gate
-	 * @param annotations the tool annotations seen so far
+	 * @param tools what the client learned of tools at list time
 	 * @param events where recovery events go
 	 * @param credentials refreshes refused credentials, or {@code null}
 	 */
 	public RecoveringExecutor(String upstream, ProtocolSession session, RecoveryPolicy policy, ReplayGate gate,
-			ToolRegistry annotations, McpEvents events, McpCredentials credentials) {
+			ToolRegistry tools, McpEvents events, McpCredentials credentials) {
 		this.upstream = upstream;
 		this.session = session;
 		this.policy = policy;
 		this.gate = gate;
-		this.annotations = annotations;
+		this.tools = tools;
 		this.events = events;
 		this.credentials = credentials;
 	}
@@ -116,6 +119,9 @@ public final class RecoveringExecutor implements RequestExecutor {
 		if (failure instanceof McpUnsupportedVersionException refused) {
 			return afterRefusedVersion(state, request, refused);
 		}
+		if (failure instanceof McpHeaderMismatchException mismatch && request.toolName() != null) {
+			return afterHeaderMismatch(state, request, mismatch);
+		}
 		if (isEraChange(failure, state)) {
 			return afterEraChange(state, request, failure);
 		}
@@ -136,6 +142,34 @@ public final class RecoveringExecutor implements RequestExecutor {
 		}
 		return retryRejected(next, request, ReplayCause.VERSION_RENEGOTIATED,
 				"the server supports " + next.protocolVersion(), refused);
+	}
+
+	// --- rejected tool headers: 2026-07-28 transports/streamable-http §Client Behavior --
+
+	/**
+	 * The client SHOULD list tools to check for changes to the tool's input schema, then
+	 * retry with the headers it now declares; when they are the same, the mismatch stands.
+	 */
+	private JsonNode afterHeaderMismatch(SessionState state, McpRequest request, McpHeaderMismatchException mismatch) {
+		ToolHeaders declared;
+		try {
+			declared = this.tools.relearn(request.toolName());
+		}
+		catch (McpException ex) {
+			mismatch.addSuppressed(ex);
+			throw mismatch;
+		}
+		if (!declared.isValid()) {
+			throw mismatch;
+		}
+		Map<String, String> headers = declared.headersFor(request.params().path("arguments"));
+		if (headers.equals(request.headers())) {
+			throw mismatch;
+		}
+		McpRequest corrected = new McpRequest(request.method(), request.params(), request.toolName(),
+				request.timeout(), headers);
+		return retryRejected(state, corrected, ReplayCause.HEADERS_CORRECTED,
+				"tool '" + request.toolName() + "' declares other header parameters now", mismatch);
 	}
 
 	// --- an upstream that changed era: 2026-07-28 basic/versioning §Backward Compatibility
@@ -403,10 +437,10 @@ public final class RecoveringExecutor implements RequestExecutor {
 		boolean wouldConsult = this.policy.trustAnnotations()
 				&& this.policy.toolReplay(tool) == ToolReplay.ANNOTATIONS;
 		if (!learnIfUnknown || !wouldConsult) {
-			return this.annotations.find(tool);
+			return this.tools.find(tool);
 		}
 		try {
-			return this.annotations.learn(tool);
+			return this.tools.learn(tool);
 		}
 		catch (McpException ex) {
 			logger.debug("[" + this.upstream + "] could not list tools to learn the annotations of " + tool + ": "
@@ -452,6 +486,7 @@ public final class RecoveringExecutor implements RequestExecutor {
 			case CREDENTIALS_REFRESHED -> "refreshed credentials";
 			case VERSION_RENEGOTIATED -> "a refused protocol version";
 			case ERA_CHANGED -> "a change of protocol era";
+			case HEADERS_CORRECTED -> "rejected tool headers";
 		};
 	}
 

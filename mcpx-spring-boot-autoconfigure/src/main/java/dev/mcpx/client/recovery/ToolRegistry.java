@@ -77,6 +77,18 @@ public final class ToolRegistry {
 		return (known != null) ? known.headers() : ToolHeaders.NONE;
 	}
 
+	/**
+	 * The header declarations of a tool as the server lists them now: tools are listed
+	 * again first, since the server said the headers it got were not the ones it expects.
+	 * @param tool the tool name
+	 * @return the declarations; {@link ToolHeaders#NONE} when the server does not list it
+	 */
+	public ToolHeaders relearn(String tool) {
+		this.lister.run();
+		Known known = this.tools.get(tool);
+		return (known != null) ? known.headers() : ToolHeaders.NONE;
+	}
+
 	private record Known(ToolAnnotations annotations, ToolHeaders headers) {
 	}
 
