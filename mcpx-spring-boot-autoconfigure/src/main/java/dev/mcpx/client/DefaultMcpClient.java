@@ -154,8 +154,27 @@ final class DefaultMcpClient implements McpClient {
 		params.put("name", toolName);
 		JsonNode args = this.jsonRpc.mapper().valueToTree((arguments != null) ? arguments : Map.of());
 		params.set("arguments", args);
+		learnBeforeFirstCall(toolName);
 		return ResultMapper.callToolResult(send(McpMethods.TOOLS_CALL, params, toolName,
 				(state) -> (state.era() == ProtocolEra.MODERN) ? headerParameters(toolName, args) : Map.of()));
+	}
+
+	/**
+	 * Lists tools (from the catalogue when fresh) before a tool's first call, so that its
+	 * annotations are known before they are needed: a recovery that must decide whether to
+	 * re-issue the call may find the upstream down, unable to list anything. A failed
+	 * listing does not stop the call.
+	 */
+	private void learnBeforeFirstCall(String toolName) {
+		if (this.tools.find(toolName).isPresent()) {
+			return;
+		}
+		try {
+			listTools();
+		}
+		catch (McpException ex) {
+			logger.debug("[" + this.name + "] could not list tools before calling " + toolName + ": " + ex.getMessage());
+		}
 	}
 
 	/**

@@ -161,7 +161,8 @@ class LegacyRecoveryInteropTest {
 	void aPerToolNeverOverrideRefusesTheReplayAfterExpiry() {
 		try (McpClient client = client((b) -> b.recoveryPolicy(new RecoveryPolicy(true, true, true, 3, true,
 				Map.of("delete_item", ToolReplay.NEVER))))) {
-			client.ping();
+			// Listed first: the call itself must be what meets the expired session.
+			client.listTools();
 			server.forgetSessions();
 			server.reset();
 

@@ -111,6 +111,8 @@ class LegacyRecoveryWireTest {
 			.whenScenarioStateIs("A")
 			.willReturn(okJson(initializeResult()).withHeader("Mcp-Session-Id", "session-B-0123456789")));
 		wire.stubFor(method("notifications/initialized").willReturn(aResponse().withStatus(202)));
+		// Tools are listed before a tool's first call; these tests are about other requests.
+		wire.stubFor(method("tools/list").atPriority(10).willReturn(okJson(result("{\"tools\":[]}"))));
 	}
 
 	private static void stubGone(String session, int status, String message) {
@@ -310,7 +312,8 @@ class LegacyRecoveryWireTest {
 		wire.stubFor(get(urlEqualTo("/mcp")).withHeader("Last-Event-ID", equalTo("prime-1"))
 			.withHeader("Mcp-Session-Id", equalTo("session-A-0123456789"))
 			.willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
-				.withBody("id: e-2\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"resumed\"}]}}\n\n")));
+				// Request ids: initialize 1, tools/list (before the first call) 2, tools/call 3.
+				.withBody("id: e-2\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"resumed\"}]}}\n\n")));
 
 		assertThat(client().callTool("delete_item", Map.of()).text()).isEqualTo("resumed");
 
