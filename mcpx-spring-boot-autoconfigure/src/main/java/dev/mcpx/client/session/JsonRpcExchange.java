@@ -56,9 +56,6 @@ public final class JsonRpcExchange {
 	/** Error bodies are read only far enough to find a JSON-RPC error in them. */
 	private static final int MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-	/** Resumption attempts of one broken stream: enough to ride out a server's polling, bounded. */
-	public static final int DEFAULT_RESUMPTION_ATTEMPTS = 3;
-
 	/**
 	 * How long a resumed stream may take to replay anything: a server that keeps no events
 	 * would otherwise hold the caller until its whole timeout.

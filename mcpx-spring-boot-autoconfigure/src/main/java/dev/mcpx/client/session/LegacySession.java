@@ -73,16 +73,6 @@ public final class LegacySession implements ProtocolSession {
 	 * @param settings the client's settings
 	 * @param exchange performs the exchanges
 	 * @param baseHeaders adds headers every message carries (authorization, custom)
-	 */
-	public LegacySession(SessionSettings settings, JsonRpcExchange exchange, Consumer<HttpHeaders> baseHeaders) {
-		this(settings, exchange, baseHeaders, JsonRpcExchange.DEFAULT_RESUMPTION_ATTEMPTS);
-	}
-
-	/**
-	 * Creates a session that opens on first use.
-	 * @param settings the client's settings
-	 * @param exchange performs the exchanges
-	 * @param baseHeaders adds headers every message carries (authorization, custom)
 	 * @param resumptionAttempts how often a broken event stream is resumed with
 	 * {@code Last-Event-ID}; 0 for never
 	 */

@@ -78,18 +78,6 @@ public final class ModernSession implements ProtocolSession {
 	 * @param exchange performs the exchanges
 	 * @param baseHeaders adds headers every request carries (authorization, custom)
 	 * @param inputHandler answers input requests, or {@code null}
-	 */
-	public ModernSession(SessionSettings settings, JsonRpcExchange exchange, Consumer<HttpHeaders> baseHeaders,
-			McpInputHandler inputHandler) {
-		this(settings, exchange, baseHeaders, inputHandler, false);
-	}
-
-	/**
-	 * Creates the modern exchange of one client.
-	 * @param settings the client's settings
-	 * @param exchange performs the exchanges
-	 * @param baseHeaders adds headers every request carries (authorization, custom)
-	 * @param inputHandler answers input requests, or {@code null}
 	 * @param forced whether the era is fixed by configuration (no detector falls back to
 	 * legacy), so that a legacy server's rejection is explained as such
 	 */
