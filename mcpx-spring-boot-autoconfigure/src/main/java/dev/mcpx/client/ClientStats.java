@@ -32,7 +32,8 @@ final class ClientStats implements McpEventListener {
 
 	private volatile Instant lastRecoveryAt;
 
-	private volatile Instant lastSuccessAt;
+	/** Epoch millis of the last success; 0 for never. */
+	private volatile long lastSuccessMillis;
 
 	private volatile Instant lastFailureAt;
 
@@ -58,8 +59,15 @@ final class ClientStats implements McpEventListener {
 	}
 
 	void succeeded() {
-		this.lastSuccessAt = this.clock.instant();
-		this.consecutiveFailures.set(0);
+		// Written at most once per millisecond and reset only after a failure: every caller
+		// thread passes here, and a shared line written on every call is contended.
+		long now = this.clock.millis();
+		if (this.lastSuccessMillis != now) {
+			this.lastSuccessMillis = now;
+		}
+		if (this.consecutiveFailures.get() != 0) {
+			this.consecutiveFailures.set(0);
+		}
 	}
 
 	void failed(McpException failure) {
@@ -73,7 +81,9 @@ final class ClientStats implements McpEventListener {
 		return new McpClientStatus(this.upstream, this.url, (state != null) ? state.era() : null,
 				(state != null) ? state.protocolVersion() : null, (state != null) ? state.serverInfo() : null,
 				(state != null) ? state.generation() : 0, this.recoveries.get(), this.reissues.get(),
-				this.lastRecoveryAt, this.lastSuccessAt, this.lastFailureAt, this.lastError, this.lastErrorType,
+				this.lastRecoveryAt,
+				(this.lastSuccessMillis != 0) ? Instant.ofEpochMilli(this.lastSuccessMillis) : null, this.lastFailureAt,
+				this.lastError, this.lastErrorType,
 				this.consecutiveFailures.get());
 	}
 

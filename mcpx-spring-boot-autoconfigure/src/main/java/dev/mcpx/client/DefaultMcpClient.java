@@ -166,11 +166,12 @@ final class DefaultMcpClient implements McpClient {
 	 * listing does not stop the call.
 	 */
 	private void learnBeforeFirstCall(String toolName) {
-		if (this.tools.find(toolName).isPresent()) {
+		if (!this.tools.worthListingFor(toolName)) {
 			return;
 		}
 		try {
 			listTools();
+			this.tools.notedAfterListing(toolName);
 		}
 		catch (McpException ex) {
 			logger.debug("[" + this.name + "] could not list tools before calling " + toolName + ": " + ex.getMessage());

@@ -397,6 +397,7 @@ public final class McpClientBuilder {
 		};
 		ProtocolSession session = session(settings, exchange, baseHeaders, events);
 		ToolRegistry tools = new ToolRegistry();
+		events.add(tools);
 		ReplayGate gate = (this.replayGate != null) ? this.replayGate : new DefaultReplayGate(this.recoveryPolicy);
 		RecoveringExecutor executor = new RecoveringExecutor(this.name, session, this.recoveryPolicy, gate, tools,
 				events, creds);

@@ -23,6 +23,9 @@ final class McpObservation {
 	}
 
 	static Observation start(ObservationRegistry registry, String upstream, String method) {
+		if (registry.isNoop()) {
+			return Observation.NOOP; // without building names and tags nobody reads
+		}
 		return Observation.createNotStarted(NAME, registry)
 			.contextualName("mcp " + method)
 			.lowCardinalityKeyValues(KeyValues.of("upstream", upstream, "method", method))

@@ -494,6 +494,28 @@ class ModernWireTest {
 		assertThat(listen.getHeader("Mcp-Method")).isEqualTo("subscriptions/listen");
 	}
 
+	@Test
+	void aToolTheServerDoesNotListCostsOneListingNotOnePerCallEvenWithTtlZero() {
+		// server/utilities/caching: ttlMs 0 means every listing is stale at once, so nothing
+		// but the registry's memory of a missing tool stops a tools/list before every call.
+		stubDiscover();
+		wire.stubFor(method("tools/list").willReturn(okJson(result("{\"tools\":[{\"name\":\"listed\","
+				+ "\"inputSchema\":{\"type\":\"object\"}}],\"ttlMs\":0}"))));
+		wire.stubFor(method("tools/call").willReturn(okJson(result(CONTENT_OK))));
+		McpClient modern = client();
+
+		for (int i = 0; i < 5; i++) {
+			assertThat(modern.callTool("unlisted", Map.of("n", i)).isError()).isFalse();
+		}
+		assertThat(posts("tools/call")).hasSize(5);
+		assertThat(posts("tools/list")).hasSize(1);
+		// the listing the application asks for still goes to the server (ttlMs 0)
+		modern.listTools();
+		assertThat(posts("tools/list")).hasSize(2);
+		modern.callTool("listed", Map.of());
+		assertThat(posts("tools/list")).hasSize(2);
+	}
+
 	// --- era detection: basic/versioning §Backward Compatibility ------------------------
 
 	@Test

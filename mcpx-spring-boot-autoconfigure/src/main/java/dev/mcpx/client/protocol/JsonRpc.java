@@ -1,6 +1,9 @@
 package dev.mcpx.client.protocol;
 
+import java.io.ByteArrayOutputStream;
+
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -47,13 +50,7 @@ public final class JsonRpc {
 	 * @return the UTF-8 JSON bytes
 	 */
 	public byte[] request(long id, String method, JsonNode params) {
-		ObjectNode message = envelope();
-		message.put("id", id);
-		message.put("method", method);
-		if (params != null) {
-			message.set("params", params);
-		}
-		return this.mapper.writeValueAsBytes(message);
+		return write(true, id, method, params);
 	}
 
 	/**
@@ -63,12 +60,26 @@ public final class JsonRpc {
 	 * @return the UTF-8 JSON bytes
 	 */
 	public byte[] notification(String method, JsonNode params) {
-		ObjectNode message = envelope();
-		message.put("method", method);
-		if (params != null) {
-			message.set("params", params);
+		return write(false, 0, method, params);
+	}
+
+	/** Streams the envelope straight to bytes: no tree is built around the parameters. */
+	private byte[] write(boolean hasId, long id, String method, JsonNode params) {
+		ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+		try (JsonGenerator generator = this.mapper.createGenerator(out)) {
+			generator.writeStartObject();
+			generator.writeStringProperty("jsonrpc", VERSION);
+			if (hasId) {
+				generator.writeNumberProperty("id", id);
+			}
+			generator.writeStringProperty("method", method);
+			if (params != null) {
+				generator.writeName("params");
+				this.mapper.writeTree(generator, params);
+			}
+			generator.writeEndObject();
 		}
-		return this.mapper.writeValueAsBytes(message);
+		return out.toByteArray();
 	}
 
 	/**

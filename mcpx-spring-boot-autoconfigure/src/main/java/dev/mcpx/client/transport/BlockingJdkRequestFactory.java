@@ -20,6 +20,7 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.client.ClientHttpRequest;
 import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.http.client.ClientHttpResponse;
+import org.springframework.util.CollectionUtils;
 
 /**
  * A request factory on the JDK {@link HttpClient} that sends each request with the
@@ -127,11 +128,12 @@ public final class BlockingJdkRequestFactory implements ClientHttpRequestFactory
 
 		private final HttpResponse<InputStream> response;
 
-		private final HttpHeaders headers = new HttpHeaders();
+		private final HttpHeaders headers;
 
 		Response(HttpResponse<InputStream> response) {
 			this.response = response;
-			response.headers().map().forEach(this.headers::addAll);
+			// A view, not a copy: the JDK's map is already read-only and case-insensitive.
+			this.headers = HttpHeaders.readOnlyHttpHeaders(CollectionUtils.toMultiValueMap(response.headers().map()));
 		}
 
 		@Override

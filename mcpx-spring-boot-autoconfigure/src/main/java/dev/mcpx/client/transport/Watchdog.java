@@ -2,55 +2,123 @@ package dev.mcpx.client.transport;
 
 import java.io.Closeable;
 import java.time.Duration;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Enforces deadlines on blocking exchanges that run on the caller's thread. When a
  * deadline passes, the watchdog interrupts the waiting thread (which aborts an exchange
  * still waiting for its response headers) and closes the body being read (which aborts a
- * body read: the JDK client's body stream ignores interrupts). One timer thread per client, started on demand and gone when
- * idle, so an idle or closed client holds no thread.
+ * body read: the JDK client's body stream ignores interrupts).
+ * <p>
+ * Arming and disarming a guard cost a set insertion and removal, nothing more: one timer
+ * thread per client sweeps the armed guards on a coarse {@linkplain #TICK tick}. A
+ * scheduler task per request (a {@code ScheduledThreadPoolExecutor}) took a lock and
+ * woke its thread on every call, which on loopback cost a measurable share of the call.
+ * Deadlines therefore fire up to one tick late, which no request timeout notices. The
+ * thread starts on demand and ends when the client has been idle for a while, so an idle
+ * or closed client holds no thread.
  */
 public final class Watchdog implements AutoCloseable {
 
-	/** How long the idle timer thread lingers before it ends. */
-	private static final long IDLE_KEEP_ALIVE_SECONDS = 5;
+	/** How often armed guards are checked: the most a deadline fires late. */
+	static final Duration TICK = Duration.ofMillis(10);
 
-	private final ScheduledThreadPoolExecutor timer;
+	/** How long the timer thread lingers without armed guards before it ends. */
+	private static final Duration IDLE = Duration.ofSeconds(5);
+
+	private final String threadName;
+
+	private final long idleNanos;
+
+	private final Set<Guard> armed = ConcurrentHashMap.newKeySet();
+
+	/** Whether a timer thread is alive (or about to be): at most one is. */
+	private final AtomicBoolean sweeping = new AtomicBoolean();
+
+	private volatile Thread sweeper;
+
+	private volatile boolean closed;
 
 	/**
 	 * Creates a watchdog whose thread is named after the upstream.
 	 * @param upstream the upstream name
 	 */
 	public Watchdog(String upstream) {
-		AtomicInteger count = new AtomicInteger();
-		this.timer = new ScheduledThreadPoolExecutor(1, (runnable) -> {
-			Thread thread = new Thread(runnable, "mcpx-" + upstream + "-watchdog-" + count.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.timer.setRemoveOnCancelPolicy(true);
-		this.timer.setKeepAliveTime(IDLE_KEEP_ALIVE_SECONDS, TimeUnit.SECONDS);
-		this.timer.allowCoreThreadTimeOut(true);
+		this(upstream, IDLE);
+	}
+
+	Watchdog(String upstream, Duration idle) {
+		this.threadName = "mcpx-" + upstream + "-watchdog";
+		this.idleNanos = idle.toNanos();
+	}
+
+	/** The guards armed and not yet closed or fired. */
+	int armedCount() {
+		return this.armed.size();
 	}
 
 	/**
 	 * Starts guarding the current thread for the given time.
 	 * @param timeout how long the guarded work may take
 	 * @return the guard, to be closed when the work ends
+	 * @throws IllegalStateException if the watchdog was closed: no deadline could be kept
 	 */
 	public Guard arm(Duration timeout) {
-		Guard guard = new Guard(Thread.currentThread(), timeout);
-		guard.future = this.timer.schedule(guard::fire, timeout.toNanos(), TimeUnit.NANOSECONDS);
+		if (this.closed) {
+			throw new IllegalStateException("the watchdog of this client is closed");
+		}
+		Guard guard = new Guard(this, Thread.currentThread(), timeout, System.nanoTime() + timeout.toNanos());
+		// Added before the thread is checked, and the thread re-checks the set after it
+		// gives up: one of the two always sees the other, so no guard goes unwatched.
+		this.armed.add(guard);
+		if (!this.sweeping.get() && this.sweeping.compareAndSet(false, true)) {
+			startSweeper();
+		}
 		return guard;
 	}
 
 	@Override
 	public void close() {
-		this.timer.shutdownNow();
+		this.closed = true;
+		Thread thread = this.sweeper;
+		if (thread != null) {
+			LockSupport.unpark(thread);
+		}
+	}
+
+	private void startSweeper() {
+		Thread thread = new Thread(this::sweep, this.threadName);
+		thread.setDaemon(true);
+		this.sweeper = thread;
+		thread.start();
+	}
+
+	private void sweep() {
+		long idleSince = System.nanoTime();
+		while (!this.closed) {
+			LockSupport.parkNanos(this, TICK.toNanos());
+			long now = System.nanoTime();
+			if (this.armed.isEmpty()) {
+				if (now - idleSince < this.idleNanos) {
+					continue;
+				}
+				this.sweeping.set(false);
+				if (this.armed.isEmpty() || !this.sweeping.compareAndSet(false, true)) {
+					return; // idle; a later arm() starts a new thread
+				}
+			}
+			idleSince = now;
+			for (Guard guard : this.armed) {
+				if (now - guard.deadline >= 0) {
+					this.armed.remove(guard);
+					guard.fire();
+				}
+			}
+		}
+		this.sweeping.set(false);
 	}
 
 	/**
@@ -58,11 +126,13 @@ public final class Watchdog implements AutoCloseable {
 	 */
 	public static final class Guard implements AutoCloseable {
 
+		private final Watchdog watchdog;
+
 		private final Thread owner;
 
 		private final Duration timeout;
 
-		private volatile ScheduledFuture<?> future;
+		private final long deadline;
 
 		private Closeable resource;
 
@@ -70,9 +140,11 @@ public final class Watchdog implements AutoCloseable {
 
 		private boolean fired;
 
-		private Guard(Thread owner, Duration timeout) {
+		private Guard(Watchdog watchdog, Thread owner, Duration timeout, long deadline) {
+			this.watchdog = watchdog;
 			this.owner = owner;
 			this.timeout = timeout;
+			this.deadline = deadline;
 		}
 
 		/**
@@ -128,10 +200,7 @@ public final class Watchdog implements AutoCloseable {
 		 */
 		@Override
 		public void close() {
-			ScheduledFuture<?> scheduled = this.future;
-			if (scheduled != null) {
-				scheduled.cancel(false);
-			}
+			this.watchdog.armed.remove(this);
 			boolean wasFired;
 			synchronized (this) {
 				this.done = true;
