@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.converter.ByteArrayHttpMessageConverter;
 import org.springframework.web.client.RestClient;
 
 import dev.mcpx.client.catalogue.McpCatalogue;
@@ -365,7 +366,7 @@ public final class McpClientBuilder {
 	 * @return the client
 	 */
 	public McpClient build() {
-		JsonRpc jsonRpc = new JsonRpc((this.jsonMapper != null) ? this.jsonMapper : JsonMapper.builder().build());
+		JsonRpc jsonRpc = new JsonRpc((this.jsonMapper != null) ? this.jsonMapper : DefaultMapper.INSTANCE);
 		SessionSettings settings = new SessionSettings(this.name, this.clientInfo, this.requestTimeout,
 				this.handshakeTimeout, this.maxMessageBytes);
 		List<AutoCloseable> releasedOnClose = new ArrayList<>();
@@ -437,7 +438,7 @@ public final class McpClientBuilder {
 
 	private RestClient restClient(List<AutoCloseable> releasedOnClose) {
 		if (this.restClientBuilder != null) {
-			return this.restClientBuilder.clone().build();
+			return onlyBytes(this.restClientBuilder.clone()).build();
 		}
 		// HTTP/1.1: MCP endpoints are plain HTTP servers; an h2c upgrade attempt buys nothing.
 		HttpClient httpClient = HttpClient.newBuilder()
@@ -450,7 +451,16 @@ public final class McpClientBuilder {
 			// on Java 17 they go when the client is garbage-collected.
 			releasedOnClose.add(closeable);
 		}
-		return RestClient.builder().requestFactory(new BlockingJdkRequestFactory(httpClient)).build();
+		return onlyBytes(RestClient.builder().requestFactory(new BlockingJdkRequestFactory(httpClient))).build();
+	}
+
+	/**
+	 * Every body mcpx sends is bytes it encoded itself: the default converters (JSON, XML,
+	 * forms, each with its own mapper) would only cost heap per client and a lookup per
+	 * request.
+	 */
+	private static RestClient.Builder onlyBytes(RestClient.Builder builder) {
+		return builder.messageConverters(List.of(new ByteArrayHttpMessageConverter()));
 	}
 
 	private static URI validateUrl(String name, URI url) {
@@ -478,6 +488,16 @@ public final class McpClientBuilder {
 			throw new IllegalArgumentException("The " + what + " must be positive, was " + value);
 		}
 		return value;
+	}
+
+	/**
+	 * One mapper for every client built without one: a Jackson 3 mapper is immutable and
+	 * thread-safe, and each costs tens of kilobytes of caches once used.
+	 */
+	private static final class DefaultMapper {
+
+		static final JsonMapper INSTANCE = JsonMapper.builder().build();
+
 	}
 
 }
