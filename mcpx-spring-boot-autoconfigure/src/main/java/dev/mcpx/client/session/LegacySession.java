@@ -258,7 +258,7 @@ public final class LegacySession implements ProtocolSession {
 					+ next.serverInfo().name() + " " + next.serverInfo().version() + ", session "
 					+ next.redactedSessionId());
 		}
-		else {
+		else if (logger.isDebugEnabled()) {
 			logger.debug("[" + this.settings.upstream() + "] opened " + next);
 		}
 		return next;

@@ -18,7 +18,8 @@ import java.util.Arrays;
  */
 public final class SseParser {
 
-	private static final int READ_CHUNK = 8192;
+	/** Most MCP events fit; a larger one takes more reads, not more memory per stream. */
+	private static final int READ_CHUNK = 2048;
 
 	private final InputStream in;
 
