@@ -9,10 +9,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.http.converter.ByteArrayHttpMessageConverter;
 import org.springframework.web.client.RestClient;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
+
+import dev.mcpx.client.transport.BlockingJdkRequestFactory;
 
 /**
  * Retained heap of idle clients of one kind, in a JVM of its own (so nothing another kind
@@ -80,12 +82,15 @@ public final class IdleHeap {
 	}
 
 	/**
-	 * A {@code RestClient} as {@code McpClientBuilder} builds one by default (its default
-	 * message converters included), on a shared {@code HttpClient} so that only the
-	 * {@code RestClient} is counted.
+	 * A {@code RestClient} as {@code McpClientBuilder} builds one by default (the blocking
+	 * request factory, the byte-array converter only), on a shared {@code HttpClient} so that
+	 * only the {@code RestClient} is counted.
 	 */
 	private static RestClient restClient(HttpClient shared) {
-		return RestClient.builder().requestFactory(new JdkClientHttpRequestFactory(shared)).build();
+		return RestClient.builder()
+			.requestFactory(new BlockingJdkRequestFactory(shared))
+			.messageConverters(List.of(new ByteArrayHttpMessageConverter()))
+			.build();
 	}
 
 	/** The mapper work of one mcpx call: a tree from a map, a tree written, bytes read. */

@@ -19,9 +19,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * {@code tools/call} through each contender against the same upstream, in the same JVM.
- * bench/run runs it twice: latency ({@code -bm sample -t 1}, p50 and p99) and throughput
- * ({@code -bm thrpt -t 16}, one client shared by all threads, as an application shares it).
- * Each benchmark runs in its own fork and opens only its own contender.
+ * bench/run runs it twice: throughput ({@code -bm thrpt -t 16}, one client shared by all
+ * threads, as an application shares it) and latency ({@code -bm sample -t 1}, p50 and p99).
+ * Only one contender is open in a JVM: quick mode runs both modes of one contender in one JVM
+ * ({@link JmhSequence}, {@code -f 0}), full mode forks each run.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -42,7 +43,7 @@ public class ToolCallBenchmark {
 	@Setup(Level.Trial)
 	public void open(BenchmarkParams params) {
 		String benchmark = params.getBenchmark();
-		String kind = benchmark.substring(benchmark.lastIndexOf('.') + 1).replace('_', '-');
+		String kind = benchmark.substring(benchmark.lastIndexOf('.') + 1);
 		this.server = Upstream.start(this.upstream);
 		this.contender = Contender.open(kind, this.server.url());
 	}
@@ -69,21 +70,6 @@ public class ToolCallBenchmark {
 
 	@Benchmark
 	public Object raw() {
-		return this.contender.call();
-	}
-
-	/**
-	 * A diagnostic: mcpx on a prototype HTTP layer that starts no thread per request
-	 * ({@link dev.mcpx.client.transport.BlockingJdkRequestFactory}), set through the public {@code restClientBuilder}.
-	 */
-	@Benchmark
-	public Object mcpx_sync() {
-		return this.contender.call();
-	}
-
-	/** A diagnostic: mcpx's HTTP layer (Spring RestClient on the JDK HttpClient) alone. */
-	@Benchmark
-	public Object spring() {
 		return this.contender.call();
 	}
 
