@@ -542,7 +542,7 @@ public final class JsonRpcExchange {
 			Consumer<HttpHeaders> headers) {
 		if (reply.error() != null) {
 			throw new McpJsonRpcException(upstream(), method, reply.error().code(),
-					Redaction.scrub(reply.error().message(), secrets(headers)), reply.error().data());
+					Redaction.scrub(reply.error().message(), lazySecrets(headers)), reply.error().data());
 		}
 		return new Reply(reply.result(), response.headers());
 	}
@@ -552,12 +552,12 @@ public final class JsonRpcExchange {
 		String message = null;
 		JsonNode data = null;
 		try {
-			byte[] body = response.body().readNBytes(MAX_ERROR_BODY_BYTES);
+			byte[] body = readErrorBody(response);
 			JsonNode json = (body.length > 0) ? this.jsonRpc.parse(body) : null;
 			JsonNode error = (json != null) ? json.get("error") : null;
 			if (error != null && error.path("code").isIntegralNumber()) {
 				code = error.get("code").intValue();
-				message = Redaction.scrub(error.path("message").asString(""), secrets(headers));
+				message = Redaction.scrub(error.path("message").asString(""), lazySecrets(headers));
 				data = error.get("data");
 			}
 		}
@@ -632,6 +632,11 @@ public final class JsonRpcExchange {
 				this.heldSessionIds.removeFirst();
 			}
 		}
+	}
+
+	/** The secrets, gathered only if some text is long enough to hold one. */
+	private Iterable<String> lazySecrets(Consumer<HttpHeaders> headers) {
+		return () -> secrets(headers).iterator();
 	}
 
 	/**
@@ -712,6 +717,22 @@ public final class JsonRpcExchange {
 			return bytes;
 		}
 		return readBounded(response.body(), max, method);
+	}
+
+	/**
+	 * An error body, only as far as it may hold a JSON-RPC error: exactly
+	 * {@code Content-Length} bytes when it is given and small enough (no scratch buffer).
+	 */
+	private static byte[] readErrorBody(HttpTransport.Response response) throws IOException {
+		long length = response.headers().getContentLength();
+		if (length < 0 || length >= MAX_ERROR_BODY_BYTES) {
+			return response.body().readNBytes(MAX_ERROR_BODY_BYTES);
+		}
+		byte[] body = response.body().readNBytes((int) length);
+		// Seeing the end lets the HTTP client keep the connection: the failure that follows
+		// aborts the body, and an aborted body that was not seen to end costs its connection.
+		response.body().read();
+		return body;
 	}
 
 	private byte[] readBounded(InputStream body, int max, String method) throws IOException {

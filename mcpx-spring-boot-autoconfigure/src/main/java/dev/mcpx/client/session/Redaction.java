@@ -1,5 +1,7 @@
 package dev.mcpx.client.session;
 
+import java.util.regex.Pattern;
+
 /**
  * Turns secrets into forms safe for logs, events, health and exception messages.
  */
@@ -10,6 +12,9 @@ public final class Redaction {
 
 	/** Values shorter than this are not treated as secrets when scrubbing text. */
 	private static final int MIN_SECRET_LENGTH = 6;
+
+	/** Splits a secret into its words (for example the token of {@code "Bearer <token>"}). */
+	private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
 	private Redaction() {
 	}
@@ -38,14 +43,16 @@ public final class Redaction {
 	 * @return the text without them
 	 */
 	public static String scrub(String text, Iterable<String> secrets) {
-		if (text == null) {
-			return null;
+		if (text == null || text.length() < MIN_SECRET_LENGTH) {
+			return text; // too short to hold any secret this would hide
 		}
 		String scrubbed = text;
 		for (String secret : secrets) {
 			scrubbed = hide(scrubbed, secret);
-			for (String word : secret.split("\\s+")) {
-				scrubbed = hide(scrubbed, word);
+			if (WHITESPACE.matcher(secret).find()) {
+				for (String word : WHITESPACE.split(secret)) {
+					scrubbed = hide(scrubbed, word);
+				}
 			}
 		}
 		return scrubbed;
