@@ -180,8 +180,8 @@ public final class BlockingJdkRequestFactory implements ClientHttpRequestFactory
 					}
 				}
 			}
-			catch (IOException ex) {
-				// Already closed or broken: closing below is all that is left.
+			catch (IOException | NumberFormatException ex) {
+				// Already closed or broken, or a length that is not one: closing is all that is left.
 			}
 			try {
 				body.close();
