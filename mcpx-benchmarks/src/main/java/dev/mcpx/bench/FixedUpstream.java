@@ -88,6 +88,9 @@ final class FixedUpstream implements Upstream {
 	private FixedUpstream(int port, int threads) throws IOException {
 		// Without it the JDK server leaves Nagle on, and small writes can wait for a delayed ACK.
 		System.setProperty("sun.net.httpserver.nodelay", "true");
+		// Its default of 200 idle connections closes the rest of a crowd of idle clients
+		// (150 SDK clients hold about 450), whose next request then finds the socket closed.
+		System.setProperty("sun.net.httpserver.maxIdleConnections", "4096");
 		AtomicInteger count = new AtomicInteger();
 		this.executor = Executors.newFixedThreadPool(threads, (runnable) -> {
 			Thread thread = new Thread(runnable, THREAD_PREFIX + count.incrementAndGet());

@@ -505,7 +505,7 @@ public final class Measurements {
 			for (String kind : new String[] { "mcpx", "sdk", "raw", "jsonmapper", "restclient" }) {
 				children.put(kind, new ProcessBuilder(java, "-cp", classpath, "-Xms512m", "-Xmx512m",
 						"-XX:+UseSerialGC", IdleHeap.class.getName(), kind, url, Integer.toString(n))
-					.redirectError(ProcessBuilder.Redirect.DISCARD)
+					.redirectErrorStream(true) // a failure's reason lands in the result
 					.start());
 			}
 			Map<String, Object> result = new LinkedHashMap<>();
