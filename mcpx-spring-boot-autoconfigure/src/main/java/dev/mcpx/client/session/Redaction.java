@@ -49,13 +49,22 @@ public final class Redaction {
 		String scrubbed = text;
 		for (String secret : secrets) {
 			scrubbed = hide(scrubbed, secret);
-			if (WHITESPACE.matcher(secret).find()) {
+			if (hasWhitespace(secret)) {
 				for (String word : WHITESPACE.split(secret)) {
 					scrubbed = hide(scrubbed, word);
 				}
 			}
 		}
 		return scrubbed;
+	}
+
+	private static boolean hasWhitespace(String value) {
+		for (int i = 0; i < value.length(); i++) {
+			if (Character.isWhitespace(value.charAt(i))) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static String hide(String text, String secret) {
