@@ -502,27 +502,35 @@ public final class RecoveringExecutor implements RequestExecutor {
 			this.status = status;
 		}
 
+		private String expiry(SessionState dead) {
+			return "session " + dead.redactedSessionId() + " (generation " + dead.generation() + ") expired: "
+					+ this.method + " was answered HTTP " + this.status;
+		}
+
+		// One line per recovery, written when its outcome is known: a log line is a write
+		// on the recovering caller's path, and one line tells the whole story.
+
 		@Override
 		public void expired(SessionState dead) {
-			logger.info("[" + RecoveringExecutor.this.upstream + "] session " + dead.redactedSessionId()
-					+ " (generation " + dead.generation() + ") expired: " + this.method + " was answered HTTP "
-					+ this.status + "; re-initializing");
+			if (logger.isDebugEnabled()) {
+				logger.debug("[" + RecoveringExecutor.this.upstream + "] " + expiry(dead) + "; re-initializing");
+			}
 			RecoveringExecutor.this.events.publish(new McpSessionExpiredEvent(RecoveringExecutor.this.upstream,
 					this.method, dead.generation(), dead.redactedSessionId(), this.status));
 		}
 
 		@Override
 		public void renewed(SessionState dead, SessionState next, Duration took) {
-			logger.info("[" + RecoveringExecutor.this.upstream + "] recovered: session generation " + next.generation()
-					+ " replaces " + dead.generation() + " (handshake took " + took.toMillis() + " ms)");
+			logger.info("[" + RecoveringExecutor.this.upstream + "] " + expiry(dead) + "; recovered: generation "
+					+ next.generation() + " replaces it (handshake took " + took.toMillis() + " ms)");
 			RecoveringExecutor.this.events.publish(new McpSessionRecoveredEvent(RecoveringExecutor.this.upstream,
 					dead.generation(), next.generation(), took));
 		}
 
 		@Override
 		public void failed(SessionState dead, McpException failure) {
-			logger.warn("[" + RecoveringExecutor.this.upstream + "] re-initializing after the expiry of generation "
-					+ dead.generation() + " failed: " + failure.getMessage());
+			logger.warn("[" + RecoveringExecutor.this.upstream + "] " + expiry(dead) + "; re-initializing failed: "
+					+ failure.getMessage());
 			RecoveringExecutor.this.events.publish(new McpRecoveryFailedEvent(RecoveringExecutor.this.upstream,
 					this.method, dead.generation(), failure.getMessage()));
 		}
