@@ -58,7 +58,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <ul>
  * <li>every {@code echo} and {@code set_value} call returns its result, unless the response
  * was lost on both its attempts (the call and its one re-issue: a double fault, say a cut
- * and then a process kill, which one bounded retry cannot survive; counted apart);</li>
+ * and then a process kill, which one bounded retry cannot survive; counted apart, and more
+ * than a fifth of the re-issues is a violation);</li>
  * <li>every {@code delete_item} call either returns its result having run exactly once, or
  * throws a typed {@link McpException} having run at most once;</li>
  * <li>legacy: initializes &le; restarts + 1;</li>
@@ -460,6 +461,12 @@ class ChaosSoakTest {
 			}
 		}
 		figures.maxLatencyMillis = maxMillis;
+		long reissues = figures.event("McpRequestReissuedEvent");
+		if (figures.doubleFaults > Math.max(2, reissues / 5)) {
+			// Two faults on one call are rare; many mean re-issues themselves fail.
+			violations.add("DOUBLE FAULTS: " + figures.doubleFaults + " calls lost both attempts, against "
+					+ reissues + " re-issues (at most max(2, re-issues / 5) expected by chance)");
+		}
 		runs.keySet().stream().filter((id) -> !issued.contains(id)).limit(5)
 			.forEach((id) -> violations.add("UNKNOWN EXECUTION: the server ran " + id + ", which no call issued"));
 		if (mode == ProtocolMode.LEGACY) {
