@@ -1,9 +1,7 @@
 package dev.mcpx.sample;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -45,30 +43,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
 class SampleAppObservabilityTests {
 
-	private static final int PORT = SampleHttp.freePort();
+	private static final SampleHttp app = SampleHttp.onFreePort();
 
 	private static final JsonMapper json = JsonMapper.builder().build();
 
 	/** The MCP-Session-Id values the client sent to the demo upstream, as seen on the wire. */
 	static final Set<String> sessionIds = ConcurrentHashMap.newKeySet();
 
-	private final HttpClient http = HttpClient.newHttpClient();
-
 	@DynamicPropertySource
 	static void port(DynamicPropertyRegistry registry) {
-		registry.add("server.port", () -> PORT);
-		registry.add("server.address", () -> "127.0.0.1");
-		registry.add("mcpx.clients.demo.url", () -> "http://127.0.0.1:" + PORT + DemoUpstream.PATH);
+		app.register(registry);
 	}
 
 	@Test
 	void aRecoveryShowsInHealthMetricsTheMcpxEndpointAndTheTimeline() {
-		assertThat(callTool("get_forecast", "{\"city\":\"Oslo\"}").get("text").asString())
+		assertThat(app.callTool("get_forecast", "{\"city\":\"Oslo\"}").get("text").asString())
 			.isEqualTo("Oslo: 4 °C, cloudy");
 		JsonNode before = getJson("/actuator/health/mcpx/demo");
 		assertThat(before.get("status").asString()).isEqualTo("UP");
 		JsonNode details = before.get("details");
-		assertThat(details.get("url").asString()).isEqualTo("http://127.0.0.1:" + PORT + DemoUpstream.PATH);
+		assertThat(details.get("url").asString()).isEqualTo(app.demoUpstreamUrl());
 		assertThat(details.get("era").asString()).isEqualTo("legacy");
 		assertThat(details.get("protocolVersion").asString()).isNotBlank();
 		assertThat(details.get("serverName").asString()).isEqualTo("mcpx-demo-weather");
@@ -77,8 +71,8 @@ class SampleAppObservabilityTests {
 		assertThat(details.get("recoveries").asLong()).isZero();
 		long since = lastEventSeq();
 
-		restartUpstream();
-		JsonNode again = callTool("get_forecast", "{\"city\":\"Oslo\"}");
+		app.restartUpstream();
+		JsonNode again = app.callTool("get_forecast", "{\"city\":\"Oslo\"}");
 
 		assertThat(again.get("isError").asBoolean()).isFalse();
 		assertThat(again.get("text").asString()).isEqualTo("Oslo: 4 °C, cloudy");
@@ -167,22 +161,6 @@ class SampleAppObservabilityTests {
 		});
 	}
 
-	private JsonNode callTool(String tool, String arguments) {
-		HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/upstreams/demo/tools/" + tool))
-			.header("Content-Type", "application/json")
-			.POST(HttpRequest.BodyPublishers.ofString(arguments))
-			.build());
-		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-		return json.readTree(response.body());
-	}
-
-	private void restartUpstream() {
-		HttpResponse<String> response = send(
-				HttpRequest.newBuilder(uri("/demo/restart")).POST(HttpRequest.BodyPublishers.noBody()).build());
-		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(json.readTree(response.body()).get("restarted").asBoolean()).isTrue();
-	}
-
 	private String get(String path) {
 		HttpResponse<String> response = send(HttpRequest.newBuilder(uri(path)).GET().build());
 		assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
@@ -237,12 +215,12 @@ class SampleAppObservabilityTests {
 		return URLEncoder.encode(value, StandardCharsets.UTF_8);
 	}
 
-	private HttpResponse<String> send(HttpRequest request) {
-		return SampleHttp.send(this.http, request);
+	private static HttpResponse<String> send(HttpRequest request) {
+		return app.send(request);
 	}
 
 	private static URI uri(String path) {
-		return URI.create("http://127.0.0.1:" + PORT + path);
+		return app.uri(path);
 	}
 
 	/**

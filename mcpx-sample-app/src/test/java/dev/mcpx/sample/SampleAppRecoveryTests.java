@@ -1,15 +1,12 @@
 package dev.mcpx.sample;
 
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.mcpx.sample.demo.DemoUpstream;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -35,29 +32,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
 class SampleAppRecoveryTests {
 
-	private static final int PORT = SampleHttp.freePort();
+	private static final SampleHttp app = SampleHttp.onFreePort();
 
 	private static final JsonMapper json = JsonMapper.builder().build();
 
-	private final HttpClient http = HttpClient.newHttpClient();
-
 	@DynamicPropertySource
 	static void port(DynamicPropertyRegistry registry) {
-		registry.add("server.port", () -> PORT);
-		registry.add("server.address", () -> "127.0.0.1");
-		registry.add("mcpx.clients.demo.url", () -> "http://127.0.0.1:" + PORT + DemoUpstream.PATH);
+		app.register(registry);
 	}
 
 	@Test
 	void aToolCallAfterAnUpstreamRestartAnswersAndRunsOnce() {
-		JsonNode first = callTool("get_forecast", "{\"city\":\"Tokyo\"}");
+		JsonNode first = app.callTool("get_forecast", "{\"city\":\"Tokyo\"}");
 		assertThat(first.get("isError").asBoolean()).isFalse();
 		assertThat(first.get("text").asString()).isEqualTo("Tokyo: 17 °C, cloudy");
 		long since = lastEventSeq();
 		int before = executions("get_forecast");
 
-		restartUpstream();
-		JsonNode second = callTool("get_forecast", "{\"city\":\"Tokyo\"}");
+		app.restartUpstream();
+		JsonNode second = app.callTool("get_forecast", "{\"city\":\"Tokyo\"}");
 
 		assertThat(second.get("isError").asBoolean()).isFalse();
 		assertThat(second.get("text").asString()).isEqualTo("Tokyo: 17 °C, cloudy");
@@ -83,12 +76,12 @@ class SampleAppRecoveryTests {
 	@Test
 	void aDestructiveToolCalledAfterAnUpstreamRestartRunsExactlyOnce() {
 		// The client already has a session: the application used it at startup.
-		assertThat(callTool("get_forecast", "{\"city\":\"Nairobi\"}").get("isError").asBoolean()).isFalse();
+		assertThat(app.callTool("get_forecast", "{\"city\":\"Nairobi\"}").get("isError").asBoolean()).isFalse();
 		long since = lastEventSeq();
 		int before = executions("delete_city");
 
-		restartUpstream();
-		JsonNode deleted = callTool("delete_city", "{\"city\":\"Nairobi\"}");
+		app.restartUpstream();
+		JsonNode deleted = app.callTool("delete_city", "{\"city\":\"Nairobi\"}");
 
 		assertThat(deleted.get("isError").asBoolean()).isFalse();
 		assertThat(deleted.get("text").asString()).isEqualTo("Nairobi is deleted, with its forecast and alert");
@@ -105,31 +98,15 @@ class SampleAppRecoveryTests {
 
 	@Test
 	void theTimelineNamesNoSessionIdInFull() {
-		String first = callTool("get_forecast", "{\"city\":\"Lisbon\"}").get("text").asString();
+		String first = app.callTool("get_forecast", "{\"city\":\"Lisbon\"}").get("text").asString();
 		assertThat(first).startsWith("Lisbon");
 		long since = lastEventSeq();
-		restartUpstream();
-		callTool("get_forecast", "{\"city\":\"Lisbon\"}");
+		app.restartUpstream();
+		app.callTool("get_forecast", "{\"city\":\"Lisbon\"}");
 		JsonNode expired = ofType(eventsSince(since), "session-expired").get(0);
 		String sessionId = expired.get("sessionId").asString();
 		// The SDK's session ids are UUIDs (36 characters); the event carries only a prefix.
 		assertThat(sessionId).hasSizeLessThan(36);
-	}
-
-	private JsonNode callTool(String tool, String arguments) {
-		HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/upstreams/demo/tools/" + tool))
-			.header("Content-Type", "application/json")
-			.POST(HttpRequest.BodyPublishers.ofString(arguments))
-			.build());
-		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-		return json.readTree(response.body());
-	}
-
-	private void restartUpstream() {
-		HttpResponse<String> response = send(
-				HttpRequest.newBuilder(uri("/demo/restart")).POST(HttpRequest.BodyPublishers.noBody()).build());
-		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(json.readTree(response.body()).get("restarted").asBoolean()).isTrue();
 	}
 
 	private int executions(String tool) {
@@ -159,12 +136,12 @@ class SampleAppRecoveryTests {
 		return events.stream().filter((event) -> type.equals(event.get("type").asString())).toList();
 	}
 
-	private HttpResponse<String> send(HttpRequest request) {
-		return SampleHttp.send(this.http, request);
+	private static HttpResponse<String> send(HttpRequest request) {
+		return app.send(request);
 	}
 
 	private static URI uri(String path) {
-		return URI.create("http://127.0.0.1:" + PORT + path);
+		return app.uri(path);
 	}
 
 }

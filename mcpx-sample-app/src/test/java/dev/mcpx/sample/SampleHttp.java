@@ -3,27 +3,85 @@ package dev.mcpx.sample;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
+import dev.mcpx.sample.demo.DemoUpstream;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.test.context.DynamicPropertyRegistry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
- * What the sample's outside-in tests need to talk to the running app over HTTP.
+ * The running sample app, as the outside-in tests talk to it over HTTP: one per test class,
+ * on a port free when it was made, with the {@code demo} client pointed at the app's own
+ * demo upstream.
  */
 public final class SampleHttp {
 
-	private SampleHttp() {
+	private static final JsonMapper json = JsonMapper.builder().build();
+
+	private final int port;
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	private SampleHttp(int port) {
+		this.port = port;
+	}
+
+	/**
+	 * An app to be started on a port free on this machine now.
+	 * @return the app's HTTP side
+	 */
+	public static SampleHttp onFreePort() {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return new SampleHttp(socket.getLocalPort());
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * Starts the app on this port, on loopback, with the {@code demo} client on its own demo
+	 * upstream.
+	 * @param registry the test's dynamic properties
+	 */
+	public void register(DynamicPropertyRegistry registry) {
+		registry.add("server.port", () -> this.port);
+		registry.add("server.address", () -> "127.0.0.1");
+		registry.add("mcpx.clients.demo.url", this::demoUpstreamUrl);
+	}
+
+	/**
+	 * The URL the {@code demo} client is configured with.
+	 * @return the demo upstream's URL
+	 */
+	public String demoUpstreamUrl() {
+		return "http://127.0.0.1:" + this.port + DemoUpstream.PATH;
+	}
+
+	/**
+	 * A URL of the app.
+	 * @param path the path
+	 * @return the URL
+	 */
+	public URI uri(String path) {
+		return URI.create("http://127.0.0.1:" + this.port + path);
 	}
 
 	/**
 	 * Sends a request and reads the answer as text.
-	 * @param http the client
 	 * @param request the request
 	 * @return the response
 	 */
-	public static HttpResponse<String> send(HttpClient http, HttpRequest request) {
+	public HttpResponse<String> send(HttpRequest request) {
 		try {
-			return http.send(request, HttpResponse.BodyHandlers.ofString());
+			return this.http.send(request, HttpResponse.BodyHandlers.ofString());
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -35,16 +93,31 @@ public final class SampleHttp {
 	}
 
 	/**
-	 * A port free on this machine now, for an app started on a known port.
-	 * @return the port
+	 * Calls a tool of the {@code demo} upstream through the app, which must answer 200.
+	 * @param tool the tool name
+	 * @param arguments the arguments, as JSON
+	 * @return the app's answer
 	 */
-	public static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+	public JsonNode callTool(String tool, String arguments) {
+		HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/upstreams/demo/tools/" + tool))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(arguments))
+			.build());
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+		return json.readTree(response.body());
+	}
+
+	/**
+	 * Restarts the demo upstream, which must say it did.
+	 * @return the app's answer
+	 */
+	public JsonNode restartUpstream() {
+		HttpResponse<String> response = send(
+				HttpRequest.newBuilder(uri("/demo/restart")).POST(HttpRequest.BodyPublishers.noBody()).build());
+		assertThat(response.statusCode()).isEqualTo(200);
+		JsonNode restarted = json.readTree(response.body());
+		assertThat(restarted.get("restarted").asBoolean()).isTrue();
+		return restarted;
 	}
 
 }

@@ -1,8 +1,6 @@
 package dev.mcpx.sample.demo;
 
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.HashMap;
@@ -34,19 +32,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
 class DemoUpstreamTests {
 
-	private static final int PORT = SampleHttp.freePort();
+	private static final SampleHttp app = SampleHttp.onFreePort();
 
 	private static final JsonMapper json = JsonMapper.builder().build();
-
-	private final HttpClient http = HttpClient.newHttpClient();
 
 	private final AtomicInteger ids = new AtomicInteger();
 
 	@DynamicPropertySource
 	static void port(DynamicPropertyRegistry registry) {
-		registry.add("server.port", () -> PORT);
-		registry.add("server.address", () -> "127.0.0.1");
-		registry.add("mcpx.clients.demo.url", () -> "http://127.0.0.1:" + PORT + DemoUpstream.PATH);
+		app.register(registry);
 	}
 
 	@Test
@@ -108,12 +102,7 @@ class DemoUpstreamTests {
 		String session = openSession();
 		assertThat(post(session, request("tools/list", Map.of())).statusCode()).isEqualTo(200);
 
-		HttpResponse<String> restart = send(HttpRequest.newBuilder(uri("/demo/restart"))
-			.POST(HttpRequest.BodyPublishers.noBody())
-			.build());
-		assertThat(restart.statusCode()).isEqualTo(200);
-		JsonNode restarted = read(restart.body());
-		assertThat(restarted.get("restarted").asBoolean()).isTrue();
+		JsonNode restarted = app.restartUpstream();
 		assertThat(restarted.get("generation").asInt()).isGreaterThan(1);
 
 		// 2025-11-25 transports §Session Management, rule 3: an unknown session id gets 404.
@@ -186,12 +175,12 @@ class DemoUpstreamTests {
 		return json.readTree(body);
 	}
 
-	private HttpResponse<String> send(HttpRequest request) {
-		return SampleHttp.send(this.http, request);
+	private static HttpResponse<String> send(HttpRequest request) {
+		return app.send(request);
 	}
 
 	private static URI uri(String path) {
-		return URI.create("http://127.0.0.1:" + PORT + path);
+		return app.uri(path);
 	}
 
 }
