@@ -2,9 +2,12 @@ package dev.mcpx.client;
 
 /**
  * The upstream refused the client's credentials (HTTP 401 or 403) and they could not be
- * refreshed. Header values are never part of the message.
+ * refreshed. Header values are never part of the message; the parsed challenge, which
+ * holds no secret, is.
  */
 public class McpAuthenticationException extends McpHttpStatusException {
+
+	private final McpAuthChallenge challenge;
 
 	/**
 	 * Creates an exception for refused credentials.
@@ -14,7 +17,29 @@ public class McpAuthenticationException extends McpHttpStatusException {
 	 * @param cause the refusal, or {@code null}
 	 */
 	public McpAuthenticationException(String upstream, String method, int status, Throwable cause) {
+		this(upstream, method, status, null, cause);
+	}
+
+	/**
+	 * Creates an exception for refused credentials with the server's challenge.
+	 * @param upstream the upstream name
+	 * @param method the method of the refused request
+	 * @param status the HTTP status, 401 or 403
+	 * @param challenge what the server's {@code WWW-Authenticate} said, or {@code null}
+	 * @param cause the refusal, or {@code null}
+	 */
+	public McpAuthenticationException(String upstream, String method, int status, McpAuthChallenge challenge,
+			Throwable cause) {
 		super(upstream, method, status, null, null, null, cause);
+		this.challenge = challenge;
+	}
+
+	/**
+	 * What the server's {@code WWW-Authenticate} said about the refusal.
+	 * @return the challenge, or {@code null} when it is not known
+	 */
+	public McpAuthChallenge challenge() {
+		return this.challenge;
 	}
 
 }

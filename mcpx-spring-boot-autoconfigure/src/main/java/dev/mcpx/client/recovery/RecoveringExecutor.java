@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import dev.mcpx.client.McpAuthChallenge;
 import dev.mcpx.client.McpAuthenticationException;
 import dev.mcpx.client.McpCredentials;
 import dev.mcpx.client.McpException;
@@ -50,6 +51,13 @@ public final class RecoveringExecutor implements RequestExecutor {
 
 	/** One more attempt, never more: a second failure is the answer, never a loop. */
 	static final int MAX_REPLAYS = 1;
+
+	/**
+	 * Refreshes of refused credentials per request: one after a 401, one more only for a 403
+	 * {@code insufficient_scope} (step-up); "no more than a few times" (2025-11-25
+	 * basic/authorization §Step-Up Authorization Flow, step 4).
+	 */
+	static final int MAX_CREDENTIAL_REFRESHES = 2;
 
 	/**
 	 * The wait before re-issuing a request whose connection died without a response: long
@@ -371,7 +379,7 @@ public final class RecoveringExecutor implements RequestExecutor {
 				throw failure;
 			}
 			McpHttpStatusException refusal = (McpHttpStatusException) failure;
-			if (!refreshCredentials(refusal)) {
+			if (!refreshCredentials(McpMethods.INITIALIZE, refusal)) {
 				throw authenticationFailure(McpMethods.INITIALIZE, refusal);
 			}
 			try {
@@ -384,43 +392,91 @@ public final class RecoveringExecutor implements RequestExecutor {
 		}
 	}
 
+	/**
+	 * Refresh, replay; and once more when the replay is refused for lack of scope, which is
+	 * the step-up of 2025-11-25 basic/authorization §Step-Up Authorization Flow (a token
+	 * that a 401 made the client obtain may still lack the scope this request needs).
+	 */
 	private JsonNode afterRefusedCredentials(SessionState state, McpRequest request, McpHttpStatusException refusal) {
-		if (!refreshCredentials(refusal)) {
-			throw authenticationFailure(request.method(), refusal);
-		}
-		ReplayDecision decision = this.gate.decide(context(request, ReplayCause.CREDENTIALS_REFRESHED,
-				annotationsIfToolCall(request, false)));
-		if (!decision.allowed()) {
-			refused(request, ReplayCause.CREDENTIALS_REFRESHED, decision.reason());
-			throw authenticationFailure(request.method(), refusal);
-		}
-		reissued(request, ReplayCause.CREDENTIALS_REFRESHED, decision.reason());
-		try {
-			return attempt(state, request);
-		}
-		catch (McpException again) {
-			McpException result = isCredentialsRefusal(again)
-					? authenticationFailure(request.method(), (McpHttpStatusException) again) : again;
-			result.addSuppressed(refusal);
-			throw result;
+		McpHttpStatusException last = refusal;
+		for (int refreshes = 1;; refreshes++) {
+			if (!refreshCredentials(request.method(), last)) {
+				McpAuthenticationException failure = authenticationFailure(request.method(), last);
+				if (last != refusal) {
+					failure.addSuppressed(refusal);
+				}
+				throw failure;
+			}
+			if (refreshes == 1) {
+				ReplayDecision decision = this.gate.decide(context(request, ReplayCause.CREDENTIALS_REFRESHED,
+						annotationsIfToolCall(request, false)));
+				if (!decision.allowed()) {
+					refused(request, ReplayCause.CREDENTIALS_REFRESHED, decision.reason());
+					throw authenticationFailure(request.method(), refusal);
+				}
+				reissued(request, ReplayCause.CREDENTIALS_REFRESHED, decision.reason());
+			}
+			else {
+				reissued(request, ReplayCause.CREDENTIALS_REFRESHED, "the server refused it before running it ("
+						+ "insufficient scope); step-up " + (refreshes - 1) + " of at most "
+						+ (MAX_CREDENTIAL_REFRESHES - 1));
+			}
+			try {
+				return attempt(state, request);
+			}
+			catch (McpException again) {
+				if (!isCredentialsRefusal(again)) {
+					again.addSuppressed(refusal);
+					throw again;
+				}
+				McpHttpStatusException refusedAgain = (McpHttpStatusException) again;
+				if (refreshes >= MAX_CREDENTIAL_REFRESHES || !isInsufficientScope(refusedAgain)) {
+					McpAuthenticationException failure = authenticationFailure(request.method(), refusedAgain);
+					failure.addSuppressed(refusal);
+					throw failure;
+				}
+				last = refusedAgain;
+			}
 		}
 	}
 
-	private boolean refreshCredentials(McpHttpStatusException refusal) {
-		if (refusal.status() != 401 || this.credentials == null) {
+	private static boolean isInsufficientScope(McpHttpStatusException refusal) {
+		return refusal instanceof McpAuthenticationException auth && auth.challenge() != null
+				&& auth.challenge().isInsufficientScope();
+	}
+
+	/**
+	 * Asks the credentials for new ones. A refresh that throws (an authorization flow that
+	 * failed) surfaces as the cause of the {@link McpAuthenticationException}, so the caller
+	 * learns why; the next call asks again.
+	 */
+	private boolean refreshCredentials(String method, McpHttpStatusException refusal) {
+		if (this.credentials == null) {
 			return false;
 		}
+		McpAuthChallenge challenge = challenge(refusal);
 		try {
-			return this.credentials.refresh();
+			return this.credentials.refresh(challenge);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("[" + this.upstream + "] refreshing credentials failed", ex);
-			return false;
+			logger.warn("[" + this.upstream + "] refreshing credentials after HTTP " + refusal.status() + " failed: "
+					+ ex.getMessage());
+			McpAuthenticationException failure = new McpAuthenticationException(this.upstream, method,
+					refusal.status(), challenge, ex);
+			failure.addSuppressed(refusal);
+			throw failure;
 		}
+	}
+
+	private static McpAuthChallenge challenge(McpHttpStatusException refusal) {
+		if (refusal instanceof McpAuthenticationException auth && auth.challenge() != null) {
+			return auth.challenge();
+		}
+		return McpAuthChallenge.of(refusal.status(), null);
 	}
 
 	private McpAuthenticationException authenticationFailure(String method, McpHttpStatusException refusal) {
-		return new McpAuthenticationException(this.upstream, method, refusal.status(), refusal);
+		return new McpAuthenticationException(this.upstream, method, refusal.status(), challenge(refusal), refusal);
 	}
 
 	// --- shared -------------------------------------------------------------------

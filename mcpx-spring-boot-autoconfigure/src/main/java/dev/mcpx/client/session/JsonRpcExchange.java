@@ -18,6 +18,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.http.HttpHeaders;
 
+import dev.mcpx.client.McpAuthChallenge;
 import dev.mcpx.client.McpAuthenticationException;
 import dev.mcpx.client.McpException;
 import dev.mcpx.client.McpHttpStatusException;
@@ -565,7 +566,11 @@ public final class JsonRpcExchange {
 			// The status alone is the answer; the body was only a hint.
 		}
 		if (response.status() == 401 || response.status() == 403) {
-			return new McpAuthenticationException(upstream(), method, response.status(), null);
+			// 2025-11-25 basic/authorization §Protected Resource Metadata Discovery Requirements:
+			// the challenge names the metadata and the scope the credentials need.
+			McpAuthChallenge challenge = McpAuthChallenge.parse(response.status(),
+					response.headers().get(HttpHeaders.WWW_AUTHENTICATE), this.transport.endpoint());
+			return new McpAuthenticationException(upstream(), method, response.status(), challenge, null);
 		}
 		return new McpHttpStatusException(upstream(), method, response.status(), code, message, data);
 	}
