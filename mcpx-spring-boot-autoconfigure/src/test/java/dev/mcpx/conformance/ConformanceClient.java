@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.mcpx.client.McpClient;
+import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.McpInputHandler;
 import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.model.CallToolResult;
@@ -63,6 +64,9 @@ public final class ConformanceClient {
 
 	private static final JsonMapper JSON = JsonMapper.shared();
 
+	/** Every {@code auth/*} scenario runs {@link #authorized(Run)} with OAuth credentials. */
+	static final String AUTH_PREFIX = "auth/";
+
 	private static final Map<String, Scenario> SCENARIOS = scenarios();
 
 	private ConformanceClient() {
@@ -108,7 +112,7 @@ public final class ConformanceClient {
 			System.err.println("MCP_CONFORMANCE_SCENARIO is not set");
 			return USAGE;
 		}
-		Scenario body = SCENARIOS.get(scenario);
+		Scenario body = scenario.startsWith(AUTH_PREFIX) ? ConformanceClient::authorized : SCENARIOS.get(scenario);
 		if (body == null) {
 			System.err.println("unknown scenario '" + scenario + "'; supported: " + SCENARIOS.keySet());
 			return USAGE;
@@ -128,11 +132,14 @@ public final class ConformanceClient {
 		ElicitationHandler inputs = new ElicitationHandler();
 		McpClient client;
 		try {
-			client = McpClient.builder("conformance", URI.create(url))
+			McpClientBuilder builder = McpClient.builder("conformance", URI.create(url))
 				.requestTimeout(REQUEST_TIMEOUT)
 				.protocol(mode)
-				.inputHandler(inputs)
-				.build();
+				.inputHandler(inputs);
+			if (scenario.startsWith(AUTH_PREFIX)) {
+				builder.credentials(ConformanceAuthorization.credentials(scenario, URI.create(url), contextNode));
+			}
+			client = builder.build();
 		}
 		catch (IllegalArgumentException ex) {
 			System.err.println("cannot build a client for " + url + ": " + ex.getMessage());
@@ -214,6 +221,24 @@ public final class ConformanceClient {
 		CallToolResult result = client.callTool("json_schema_echo", Map.of("schema", focal.inputSchema()));
 		System.out.println("result (isError " + result.isError() + "): " + result.text());
 		check(!result.isError(), "json_schema_echo reported an error: " + result.text());
+	}
+
+	/**
+	 * {@code auth/*}: the server refuses the first request with 401; the credentials discover
+	 * the authorization server and obtain a token (the scenario decides how), and the request
+	 * is sent again. Then a tool call, which some scenarios refuse with 403
+	 * {@code insufficient_scope} (step-up) or with 401 after the authorization server moved.
+	 * Scenarios where the right outcome is a refusal (a mismatched resource, issuer or
+	 * {@code iss}) let the client fail.
+	 */
+	private static void authorized(Run run) {
+		McpClient client = run.client();
+		List<Tool> tools = listTools(client);
+		check(tools.stream().anyMatch((tool) -> tool.name().equals("test-tool")), "the server lists no test-tool");
+		System.out.println("calling test-tool");
+		CallToolResult result = client.callTool("test-tool", Map.of());
+		System.out.println("result (isError " + result.isError() + "): " + result.text());
+		check(!result.isError(), "test-tool reported an error: " + result.text());
 	}
 
 	// --- legacy era ------------------------------------------------------------------
