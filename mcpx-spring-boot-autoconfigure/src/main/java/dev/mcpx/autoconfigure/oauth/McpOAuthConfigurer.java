@@ -1,0 +1,171 @@
+package dev.mcpx.autoconfigure.oauth;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+
+import com.nimbusds.jose.jwk.JWK;
+import org.springframework.boot.context.properties.bind.BindResult;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+
+import dev.mcpx.autoconfigure.InvalidMcpxPropertyException;
+import dev.mcpx.autoconfigure.McpClientCustomizer;
+import dev.mcpx.client.McpClientBuilder;
+import dev.mcpx.client.oauth.McpAuthorizationHandler;
+import dev.mcpx.client.oauth.McpClientRegistrationStore;
+import dev.mcpx.client.oauth.McpOAuthCredentials;
+import dev.mcpx.client.oauth.McpOAuthGrant;
+
+/**
+ * Turns {@code mcpx.clients.<name>.oauth.*} into {@link McpOAuthCredentials} for that
+ * upstream's client; a bad value fails startup with {@link InvalidMcpxPropertyException}
+ * naming the property. Public, so an application that builds its own clients can reuse it.
+ */
+public final class McpOAuthConfigurer implements McpClientCustomizer {
+
+	private final Binder binder;
+
+	private final McpAuthorizationHandler handler;
+
+	private final McpClientRegistrationStore store;
+
+	private final ClientRegistrationRepository registrations;
+
+	/**
+	 * Creates the configurer.
+	 * @param environment where the properties are bound from
+	 * @param handler the user's step of the authorization code flow
+	 * @param store where dynamically registered clients are kept
+	 * @param registrations Spring Security's client registrations, or {@code null}
+	 */
+	public McpOAuthConfigurer(Environment environment, McpAuthorizationHandler handler,
+			McpClientRegistrationStore store, ClientRegistrationRepository registrations) {
+		this.binder = Binder.get(environment);
+		this.handler = handler;
+		this.store = store;
+		this.registrations = registrations;
+	}
+
+	@Override
+	public void customize(String name, McpClientBuilder builder) {
+		McpOAuthCredentials credentials = credentials(name);
+		if (credentials != null) {
+			builder.credentials(credentials);
+		}
+	}
+
+	/**
+	 * The credentials of one upstream.
+	 * @param name the upstream name
+	 * @return its credentials, or {@code null} when it has no {@code oauth} properties
+	 */
+	public McpOAuthCredentials credentials(String name) {
+		String prefix = "mcpx.clients." + name + ".oauth";
+		BindResult<McpxOAuthProperties> bound = this.binder.bind(prefix, McpxOAuthProperties.class);
+		if (!bound.isBound()) {
+			return null;
+		}
+		McpxOAuthProperties oauth = bound.get();
+		String url = this.binder.bind("mcpx.clients." + name + ".url", String.class).orElse(null);
+		if (url == null) {
+			throw new InvalidMcpxPropertyException("mcpx.clients." + name + ".url",
+					"an upstream with oauth properties needs a url");
+		}
+		McpOAuthCredentials.Builder credentials = McpOAuthCredentials.builder(name, URI.create(url))
+			.authorizationHandler(this.handler)
+			.registrationStore(this.store)
+			.clientName(oauth.getClientName())
+			.scopes(oauth.getScopes());
+		McpOAuthGrant grant = oauth.getGrant();
+		if (oauth.getRegistrationId() != null) {
+			grant = fromRegistration(prefix, oauth.getRegistrationId(), credentials);
+		}
+		else if (oauth.getClientId() != null) {
+			credentials.client(oauth.getClientId(), oauth.getClientSecret()).issuer(oauth.getIssuer());
+		}
+		else if (oauth.getClientSecret() != null) {
+			throw new InvalidMcpxPropertyException(prefix + ".client-id", "a client secret is set but no client id");
+		}
+		if (grant == McpOAuthGrant.CLIENT_CREDENTIALS && oauth.getClientId() == null
+				&& oauth.getRegistrationId() == null) {
+			throw new InvalidMcpxPropertyException(prefix + ".client-id",
+					"the client-credentials grant needs a pre-registered client id (or a registration-id)");
+		}
+		credentials.grant(grant);
+		apply(prefix + ".client-authentication", () -> credentials.clientAuthentication(oauth.getClientAuthentication()));
+		apply(prefix + ".client-metadata-url", () -> credentials.clientMetadataUrl(oauth.getClientMetadataUrl()));
+		if (oauth.getRedirectUri() != null) {
+			apply(prefix + ".redirect-uri", () -> credentials.redirectUri(oauth.getRedirectUri()));
+		}
+		if (oauth.getPrivateKey() != null) {
+			JWK key = readKey(prefix + ".private-key", oauth);
+			apply(prefix + ".private-key", () -> credentials.signingKey(key));
+		}
+		else if ("private_key_jwt".equals(oauth.getClientAuthentication())) {
+			throw new InvalidMcpxPropertyException(prefix + ".private-key",
+					"private_key_jwt client authentication needs a private key");
+		}
+		return credentials.build();
+	}
+
+	private McpOAuthGrant fromRegistration(String prefix, String id, McpOAuthCredentials.Builder credentials) {
+		ClientRegistration registration = (this.registrations != null) ? this.registrations.findByRegistrationId(id)
+				: null;
+		if (registration == null) {
+			throw new InvalidMcpxPropertyException(prefix + ".registration-id",
+					"no Spring Security client registration named '" + id + "'");
+		}
+		credentials.client(registration.getClientId(),
+				(registration.getClientSecret() == null || registration.getClientSecret().isEmpty()) ? null
+						: registration.getClientSecret())
+			.clientAuthentication(registration.getClientAuthenticationMethod().getValue())
+			.scopes(registration.getScopes());
+		if (registration.getProviderDetails().getIssuerUri() != null) {
+			credentials.issuer(registration.getProviderDetails().getIssuerUri());
+		}
+		AuthorizationGrantType grant = registration.getAuthorizationGrantType();
+		if (AuthorizationGrantType.CLIENT_CREDENTIALS.equals(grant)) {
+			return McpOAuthGrant.CLIENT_CREDENTIALS;
+		}
+		if (AuthorizationGrantType.AUTHORIZATION_CODE.equals(grant)) {
+			if (registration.getRedirectUri() != null && !registration.getRedirectUri().contains("{")) {
+				credentials.redirectUri(URI.create(registration.getRedirectUri()));
+			}
+			return McpOAuthGrant.AUTHORIZATION_CODE;
+		}
+		throw new InvalidMcpxPropertyException(prefix + ".registration-id", "client registration '" + id
+				+ "' uses the " + grant.getValue() + " grant; mcpx supports authorization_code and client_credentials");
+	}
+
+	private static JWK readKey(String property, McpxOAuthProperties oauth) {
+		try (InputStream in = oauth.getPrivateKey().getInputStream()) {
+			JWK key = JWK.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+			if (!key.isPrivate()) {
+				throw new InvalidMcpxPropertyException(property, "the JWK has no private part");
+			}
+			return key;
+		}
+		catch (IOException ex) {
+			throw new InvalidMcpxPropertyException(property, "cannot read " + oauth.getPrivateKey() + ": " + ex.getMessage());
+		}
+		catch (java.text.ParseException ex) {
+			// the message of a JWK parse failure never quotes the key
+			throw new InvalidMcpxPropertyException(property, "not a JWK: " + ex.getMessage());
+		}
+	}
+
+	private static void apply(String property, Runnable setting) {
+		try {
+			setting.run();
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidMcpxPropertyException(property, ex.getMessage());
+		}
+	}
+
+}

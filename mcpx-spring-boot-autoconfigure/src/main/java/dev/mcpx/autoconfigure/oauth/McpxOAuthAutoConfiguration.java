@@ -1,0 +1,42 @@
+package dev.mcpx.autoconfigure.oauth;
+
+import com.nimbusds.oauth2.sdk.as.AuthorizationServerMetadata;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
+
+import dev.mcpx.autoconfigure.McpxAutoConfiguration;
+import dev.mcpx.client.oauth.McpAuthorizationHandler;
+import dev.mcpx.client.oauth.McpClientRegistrationStore;
+
+/**
+ * MCP authorization for upstreams with {@code mcpx.clients.<name>.oauth.*} properties, when
+ * Spring Security's OAuth2 client is on the classpath. An {@link McpAuthorizationHandler}
+ * bean is the user's step of the authorization code flow (headless by default: it fails
+ * naming the URL to open); a {@link McpClientRegistrationStore} bean keeps dynamically
+ * registered clients (in memory by default).
+ */
+@AutoConfiguration(before = McpxAutoConfiguration.class)
+@ConditionalOnClass({ ClientRegistration.class, AuthorizationServerMetadata.class })
+public final class McpxOAuthAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpClientRegistrationStore mcpClientRegistrationStore() {
+		return McpClientRegistrationStore.inMemory();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpOAuthConfigurer mcpOAuthConfigurer(Environment environment, ObjectProvider<McpAuthorizationHandler> handler,
+			McpClientRegistrationStore store, ObjectProvider<ClientRegistrationRepository> registrations) {
+		return new McpOAuthConfigurer(environment, handler.getIfAvailable(McpAuthorizationHandler::headless), store,
+				registrations.getIfAvailable());
+	}
+
+}

@@ -1,0 +1,172 @@
+package dev.mcpx.autoconfigure.oauth;
+
+import java.net.URI;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+import org.springframework.core.io.Resource;
+
+import dev.mcpx.client.oauth.McpOAuthGrant;
+
+/**
+ * OAuth 2.1 authorization of one upstream, bound from {@code mcpx.clients.<name>.oauth}.
+ * Any of these set turns authorization on for that upstream.
+ */
+public class McpxOAuthProperties {
+
+	/**
+	 * How tokens are obtained: authorization-code (a user authorizes in a browser) or
+	 * client-credentials (the application acts on its own behalf).
+	 */
+	private McpOAuthGrant grant = McpOAuthGrant.AUTHORIZATION_CODE;
+
+	/**
+	 * Id of a Spring Security client registration (spring.security.oauth2.client.registration)
+	 * whose client id, secret, authentication method, grant and scopes to use.
+	 */
+	private String registrationId;
+
+	/**
+	 * Pre-registered client id, preferred over any other way of obtaining one.
+	 */
+	private String clientId;
+
+	/**
+	 * Secret of the pre-registered client.
+	 */
+	private String clientSecret;
+
+	/**
+	 * Token endpoint authentication: client_secret_basic, client_secret_post, none or
+	 * private_key_jwt; by default the best the authorization server supports.
+	 */
+	private String clientAuthentication;
+
+	/**
+	 * Location of the private key of private_key_jwt authentication, a JWK (JSON) with its
+	 * private part.
+	 */
+	private Resource privateKey;
+
+	/**
+	 * Issuer the pre-registered client belongs to; another authorization server is refused.
+	 */
+	private String issuer;
+
+	/**
+	 * HTTPS URL of the client's ID metadata document, used as its client id where the
+	 * authorization server supports them.
+	 */
+	private URI clientMetadataUrl;
+
+	/**
+	 * Client name sent with dynamic client registration.
+	 */
+	private String clientName = "mcpx";
+
+	/**
+	 * Redirect URI of the authorization code flow, https or http on localhost.
+	 */
+	private URI redirectUri;
+
+	/**
+	 * Scopes requested beyond those the upstream asks for.
+	 */
+	private Set<String> scopes = new LinkedHashSet<>();
+
+	public McpOAuthGrant getGrant() {
+		return this.grant;
+	}
+
+	public void setGrant(McpOAuthGrant grant) {
+		this.grant = grant;
+	}
+
+	public String getRegistrationId() {
+		return this.registrationId;
+	}
+
+	public void setRegistrationId(String registrationId) {
+		this.registrationId = registrationId;
+	}
+
+	public String getClientId() {
+		return this.clientId;
+	}
+
+	public void setClientId(String clientId) {
+		this.clientId = clientId;
+	}
+
+	public String getClientSecret() {
+		return this.clientSecret;
+	}
+
+	public void setClientSecret(String clientSecret) {
+		this.clientSecret = clientSecret;
+	}
+
+	public String getClientAuthentication() {
+		return this.clientAuthentication;
+	}
+
+	public void setClientAuthentication(String clientAuthentication) {
+		this.clientAuthentication = clientAuthentication;
+	}
+
+	public Resource getPrivateKey() {
+		return this.privateKey;
+	}
+
+	public void setPrivateKey(Resource privateKey) {
+		this.privateKey = privateKey;
+	}
+
+	public String getIssuer() {
+		return this.issuer;
+	}
+
+	public void setIssuer(String issuer) {
+		this.issuer = issuer;
+	}
+
+	public URI getClientMetadataUrl() {
+		return this.clientMetadataUrl;
+	}
+
+	public void setClientMetadataUrl(URI clientMetadataUrl) {
+		this.clientMetadataUrl = clientMetadataUrl;
+	}
+
+	public String getClientName() {
+		return this.clientName;
+	}
+
+	public void setClientName(String clientName) {
+		this.clientName = clientName;
+	}
+
+	public URI getRedirectUri() {
+		return this.redirectUri;
+	}
+
+	public void setRedirectUri(URI redirectUri) {
+		this.redirectUri = redirectUri;
+	}
+
+	public Set<String> getScopes() {
+		return this.scopes;
+	}
+
+	public void setScopes(Set<String> scopes) {
+		this.scopes = scopes;
+	}
+
+	@Override
+	public String toString() {
+		// the secret stays out of logs
+		return "McpxOAuthProperties[grant=" + this.grant + ", clientId=" + this.clientId + ", clientSecret="
+				+ ((this.clientSecret != null) ? "(set)" : "none") + "]";
+	}
+
+}
