@@ -99,6 +99,8 @@ class SpringAuthorizationServerTest {
 
 			int tokenRequests = app.counters().tokenRequests.get() - tokenRequestsBefore;
 			int acceptedTokens = app.counters().acceptedTokens.size() - acceptedBefore;
+			System.out.printf("%d threads, %d calls in %d ms: %d token requests, %d tokens accepted, %d 401s%n",
+					THREADS, calls, elapsedMillis, tokenRequests, acceptedTokens, app.counters().unauthorized.get());
 			assertThat(calls).as("calls made by %d threads, all of which succeeded", THREADS)
 				.isGreaterThan(THREADS * 5);
 			assertThat(app.counters().executions.get() - executionsBefore).as("tool executions the server counted")
