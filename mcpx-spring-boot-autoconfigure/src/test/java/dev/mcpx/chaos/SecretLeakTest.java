@@ -193,6 +193,131 @@ class SecretLeakTest {
 		haystack.assertNoSecret();
 	}
 
+	// --- OAuth: tokens, refresh tokens and the client secret ---------------------------
+
+	static final String CLIENT_SECRET = "cs-Wd3kP9qLz7VbX2nR5tYh8mJf";
+
+	static final String ACCESS_1 = "at1-Nf6vB2qX9kLm4sTz8wRy3cHp7dGj";
+
+	static final String ACCESS_2 = "at2-Ke5rT8yU1iOp3aSd6fGh9jKl2zXc";
+
+	static final String REFRESH = "rt-Mb4nV7cX0zLk3jHg6fDs9aPo2iUy";
+
+	/**
+	 * An upstream behind OAuth (client credentials, configured with
+	 * {@code mcpx.clients.<name>.oauth.*}): the first call is refused with 401 and the client
+	 * discovers the authorization server and obtains a token; the server then rejects that
+	 * token and the client refreshes it; then every token request is refused with an error
+	 * that echoes the client secret and the refresh token; then the next call starts the
+	 * flow again. No access token, refresh token or client secret (nor its Basic form)
+	 * appears in logs, events, exceptions, health or the {@code mcpx} endpoint.
+	 */
+	@Test
+	void noTokenRefreshTokenOrClientSecretInTheApplicationsLogsEventsHealthOrMcpxEndpoint(CapturedOutput output)
+			throws Exception {
+		String basic = java.util.Base64.getEncoder()
+			.encodeToString(("leaky-client:" + CLIENT_SECRET).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		Haystack haystack = new Haystack().alsoSecret(CLIENT_SECRET, ACCESS_1, ACCESS_2, REFRESH, basic);
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
+			.web(WebApplicationType.SERVLET)
+			.properties("server.port=0", "spring.main.banner-mode=off",
+					"mcpx.clients.guarded.url=" + wire.baseUrl() + "/guarded/mcp",
+					"mcpx.clients.guarded.protocol=legacy", "mcpx.clients.guarded.request-timeout=2s",
+					"mcpx.clients.guarded.oauth.grant=client-credentials",
+					"mcpx.clients.guarded.oauth.client-id=leaky-client",
+					"mcpx.clients.guarded.oauth.client-secret=" + CLIENT_SECRET,
+					"management.endpoints.web.exposure.include=health,mcpx",
+					"management.endpoint.health.show-details=always")
+			.run()) {
+			// The Apache HttpClient 5 also logs a 401's challenge at DEBUG (impl.auth), which this
+			// server makes echo the token: the same exposure as its header and wire logs.
+			List<String> quiet = new ArrayList<>(List.of(HTTP_CLIENT_WIRE_LOGGERS));
+			quiet.add("org.apache.hc.client5.http.impl.auth");
+			try (LogCapture logs = LogCapture.start(quiet)) {
+				McpClient client = context.getBean(McpClients.class).get("guarded");
+				driveOAuth(client, haystack);
+				int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+				HttpClient http = HttpClient.newHttpClient();
+				for (String path : List.of("/actuator/health", "/actuator/health/mcpx", "/actuator/mcpx",
+						"/actuator/mcpx/guarded")) {
+					HttpResponse<String> response = http.send(
+							HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+							HttpResponse.BodyHandlers.ofString());
+					haystack.add("GET " + path + " (" + response.statusCode() + ")", response.body());
+				}
+				context.getBean(App.class).events.forEach((event) -> haystack.add("application event", event));
+				logs.into(haystack);
+			}
+		}
+		haystack.add("stdout/stderr", output.getAll());
+		haystack.assertNoSecret();
+	}
+
+	private static void driveOAuth(McpClient client, Haystack haystack) {
+		stubOAuth("{\"access_token\":\"" + ACCESS_1 + "\",\"token_type\":\"Bearer\",\"expires_in\":3600,"
+				+ "\"refresh_token\":\"" + REFRESH + "\",\"scope\":\"mcp\"}", 200, ACCESS_1);
+		assertThat(client.callTool("echo", Map.of("text", "hi")).text()).isEqualTo("ok");
+		haystack.add("status after authorizing", client.status().toString());
+		haystack.add("credentials", client.toString());
+
+		// the server rejects the first token, echoing it: the refresh token buys another
+		stubOAuth("{\"access_token\":\"" + ACCESS_2 + "\",\"token_type\":\"Bearer\",\"expires_in\":3600}", 200,
+				ACCESS_2);
+		assertThat(client.callTool("echo", Map.of("text", "hi")).text()).isEqualTo("ok");
+
+		// every token request refused, the error echoing the secret and the refresh token
+		stubOAuth("{\"error\":\"invalid_client\",\"error_description\":\"secret " + CLIENT_SECRET + " or refresh "
+				+ REFRESH + " not accepted\"}", 400, "none-valid");
+		haystack.failure("refused token requests", dev.mcpx.client.McpAuthenticationException.class,
+				() -> client.callTool("echo", Map.of("text", "hi")));
+		haystack.add("status after a failed authorization", client.status().toString());
+
+		// the next call starts the flow again
+		stubOAuth("{\"access_token\":\"" + ACCESS_1 + "\",\"token_type\":\"Bearer\",\"expires_in\":3600}", 200,
+				ACCESS_1);
+		assertThat(client.callTool("echo", Map.of("text", "hi")).text()).isEqualTo("ok");
+		client.close();
+	}
+
+	/**
+	 * The upstream accepts only {@code accepted}; any other bearer token (or none) is refused
+	 * with 401, whose challenge echoes it; the token endpoint answers {@code tokenResponse}.
+	 */
+	private static void stubOAuth(String tokenResponse, int tokenStatus, String accepted) {
+		wire.resetMappings();
+		String base = wire.baseUrl();
+		wire.stubFor(get(urlEqualTo("/.well-known/oauth-protected-resource/guarded/mcp"))
+			.willReturn(okJson("{\"resource\":\"" + base + "/guarded/mcp\",\"authorization_servers\":[\"" + base
+					+ "\"],\"scopes_supported\":[\"mcp\"]}")));
+		wire.stubFor(get(urlEqualTo("/.well-known/oauth-authorization-server")).willReturn(okJson("{\"issuer\":\""
+				+ base + "\",\"token_endpoint\":\"" + base + "/token\",\"authorization_endpoint\":\"" + base
+				+ "/authorize\",\"response_types_supported\":[\"code\"],\"code_challenge_methods_supported\":[\"S256\"],"
+				+ "\"token_endpoint_auth_methods_supported\":[\"client_secret_basic\"]}")));
+		wire.stubFor(post(urlEqualTo("/token")).willReturn(aResponse().withStatus(tokenStatus)
+			.withHeader("Content-Type", "application/json")
+			.withBody(tokenResponse)));
+		wire.stubFor(post(urlEqualTo("/guarded/mcp")).atPriority(5)
+			.willReturn(aResponse().withStatus(401)
+				.withHeader("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"{{request.headers.Authorization}} is not valid\", resource_metadata=\"" + base
+						+ "/.well-known/oauth-protected-resource/guarded/mcp\"")
+				.withHeader("Content-Type", "application/json")
+				.withBody("{\"error\":\"invalid_token\",\"error_description\":\"{{request.headers.Authorization}} rejected\"}")));
+		String bearer = "Bearer " + accepted;
+		wire.stubFor(guarded("initialize", bearer).willReturn(initialized(SESSION_A)));
+		wire.stubFor(guarded("notifications/initialized", bearer).willReturn(aResponse().withStatus(202)));
+		wire.stubFor(guarded("tools/list", bearer).willReturn(okJson(result("{\"tools\":["
+				+ "{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"readOnlyHint\":true}}]}"))));
+		wire.stubFor(guarded("tools/call", bearer).willReturn(ok()));
+		wire.stubFor(delete(urlEqualTo("/guarded/mcp")).willReturn(aResponse().withStatus(200)));
+		wire.stubFor(get(urlEqualTo("/guarded/mcp")).willReturn(aResponse().withStatus(405)));
+	}
+
+	private static MappingBuilder guarded(String method, String bearer) {
+		return post(urlEqualTo("/guarded/mcp")).atPriority(1)
+			.withHeader("Authorization", equalTo(bearer))
+			.withRequestBody(matchingJsonPath("$.method", equalTo(method)));
+	}
+
 	// --- the script -----------------------------------------------------------------
 
 	/**
@@ -297,6 +422,14 @@ class SecretLeakTest {
 
 		private final List<String[]> entries = new CopyOnWriteArrayList<>();
 
+		private final List<String> secrets = new ArrayList<>(List.of(SECRET));
+
+		/** Also searches for these (tokens, client secrets), in full. */
+		Haystack alsoSecret(String... more) {
+			this.secrets.addAll(List.of(more));
+			return this;
+		}
+
 		void add(String source, String text) {
 			this.entries.add(new String[] { source, String.valueOf(text) });
 		}
@@ -321,8 +454,10 @@ class SecretLeakTest {
 			int chars = 0;
 			for (String[] entry : this.entries) {
 				chars += entry[1].length();
-				if (entry[1].contains(SECRET)) {
-					leaks.add(entry[0] + " holds the header value: " + around(entry[1], SECRET));
+				for (String secret : this.secrets) {
+					if (entry[1].contains(secret)) {
+						leaks.add(entry[0] + " holds a secret: " + around(entry[1], secret));
+					}
 				}
 				for (String session : SESSIONS) {
 					for (int i = 0; i + 8 <= session.length(); i++) {

@@ -4,7 +4,9 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -95,7 +97,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 		this.tokens = new TokenRequests(settings.upstream, (registration) -> {
 			Object resource = registration.getProviderDetails().getConfigurationMetadata().get("resource");
 			return (resource != null) ? resource.toString() : settings.resource.toString();
-		}, settings.jwk, settings.connectTimeout, settings.readTimeout);
+		}, settings.jwk, settings.connectTimeout, settings.readTimeout, this::knownSecrets);
 	}
 
 	/**
@@ -149,8 +151,15 @@ public final class McpOAuthCredentials implements McpCredentials {
 						+ challenge.scopes() + ", which it was authorized with; not re-authorizing");
 				return false;
 			}
-			this.token = null;
-			Token next = obtain(challenge, current);
+			Token next;
+			try {
+				next = obtain(challenge, current);
+			}
+			catch (RuntimeException ex) {
+				// the next call starts the flow again
+				this.token = null;
+				throw ex;
+			}
 			this.token = next;
 			return true;
 		}
@@ -165,6 +174,25 @@ public final class McpOAuthCredentials implements McpCredentials {
 	 */
 	public int tokenRequests() {
 		return this.tokenRequests.get();
+	}
+
+	/** What a server's error message might echo back: scrubbed before it reaches a message. */
+	private List<String> knownSecrets() {
+		List<String> secrets = new ArrayList<>();
+		if (this.settings.clientSecret != null) {
+			secrets.add(this.settings.clientSecret);
+		}
+		Token current = this.token;
+		if (current != null) {
+			secrets.add(current.value);
+			if (current.refreshToken != null) {
+				secrets.add(current.refreshToken);
+			}
+			if (current.registration.getClientSecret() != null && !current.registration.getClientSecret().isEmpty()) {
+				secrets.add(current.registration.getClientSecret());
+			}
+		}
+		return secrets;
 	}
 
 	private Token renewBeforeExpiry(Token expiring) {

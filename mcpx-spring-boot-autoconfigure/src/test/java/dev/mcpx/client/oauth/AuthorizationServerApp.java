@@ -94,7 +94,8 @@ final class AuthorizationServerApp implements AutoCloseable {
 				"client_credentials", "spring.security.oauth2.authorizationserver.client.mcpx.registration.scopes",
 				SCOPE, "spring.security.oauth2.authorizationserver.client.mcpx.token.access-token-time-to-live",
 				tokenLifetime.toMillis() + "ms"))
-			.run();
+			// the module's test application.properties turns Spring Security off for the others
+			.run("--spring.autoconfigure.exclude=");
 		return new AuthorizationServerApp(context);
 	}
 

@@ -1,5 +1,7 @@
 package dev.mcpx.client.oauth.internal;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
@@ -7,11 +9,11 @@ import java.util.Set;
 import java.util.function.Function;
 
 import com.nimbusds.jose.jwk.JWK;
-import org.springframework.core.convert.converter.Converter;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.http.converter.FormHttpMessageConverter;
 import org.springframework.security.oauth2.client.endpoint.AbstractOAuth2AuthorizationGrantRequest;
 import org.springframework.security.oauth2.client.endpoint.AbstractRestClientOAuth2AccessTokenResponseClient;
+import org.springframework.security.oauth2.client.endpoint.DefaultOAuth2TokenRequestParametersConverter;
 import org.springframework.security.oauth2.client.endpoint.NimbusJwtClientAuthenticationParametersConverter;
 import org.springframework.security.oauth2.client.endpoint.OAuth2AuthorizationCodeGrantRequest;
 import org.springframework.security.oauth2.client.endpoint.OAuth2ClientCredentialsGrantRequest;
@@ -28,11 +30,13 @@ import org.springframework.security.oauth2.core.endpoint.OAuth2AccessTokenRespon
 import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationExchange;
 import org.springframework.security.oauth2.core.http.converter.OAuth2AccessTokenResponseHttpMessageConverter;
 import org.springframework.util.LinkedMultiValueMap;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 
 import dev.mcpx.client.oauth.McpAuthorizationException;
+import dev.mcpx.client.session.Redaction;
 
 /**
  * The token requests of one upstream, made by Spring Security's token response clients:
@@ -44,6 +48,8 @@ import dev.mcpx.client.oauth.McpAuthorizationException;
 public final class TokenRequests {
 
 	private final String upstream;
+
+	private final java.util.function.Supplier<List<String>> knownSecrets;
 
 	private final RestClientAuthorizationCodeTokenResponseClient authorizationCode = new RestClientAuthorizationCodeTokenResponseClient();
 
@@ -59,10 +65,13 @@ public final class TokenRequests {
 	 * @param jwk the key of {@code private_key_jwt} client authentication, or {@code null}
 	 * @param connectTimeout the bound of a connection
 	 * @param readTimeout the bound of a response
+	 * @param knownSecrets the tokens and secrets the client holds, scrubbed from the server's
+	 * error messages
 	 */
 	public TokenRequests(String upstream, Function<ClientRegistration, String> resource, JWK jwk,
-			Duration connectTimeout, Duration readTimeout) {
+			Duration connectTimeout, Duration readTimeout, java.util.function.Supplier<List<String>> knownSecrets) {
 		this.upstream = upstream;
+		this.knownSecrets = knownSecrets;
 		HttpClient http = HttpClient.newBuilder()
 			.followRedirects(HttpClient.Redirect.NEVER)
 			.connectTimeout(connectTimeout)
@@ -75,6 +84,7 @@ public final class TokenRequests {
 			converters.add(new FormHttpMessageConverter());
 			converters.add(new OAuth2AccessTokenResponseHttpMessageConverter());
 		}).defaultStatusHandler(new OAuth2ErrorResponseErrorHandler()).build();
+		restClient = redactingForms(restClient);
 		configure(this.authorizationCode, restClient, resource, jwk);
 		configure(this.clientCredentials, restClient, resource, jwk);
 		configure(this.refreshToken, restClient, resource, jwk);
@@ -84,15 +94,10 @@ public final class TokenRequests {
 			AbstractRestClientOAuth2AccessTokenResponseClient<T> client, RestClient restClient,
 			Function<ClientRegistration, String> resource, JWK jwk) {
 		client.setRestClient(restClient);
-		Converter<T, MultiValueMap<String, String>> resourceParameter = (request) -> {
-			MultiValueMap<String, String> parameters = new LinkedMultiValueMap<>();
-			parameters.add("resource", resource.apply(request.getClientRegistration()));
-			return parameters;
-		};
-		client.addParametersConverter(resourceParameter);
-		if (jwk != null) {
-			NimbusJwtClientAuthenticationParametersConverter<T> assertion = new NimbusJwtClientAuthenticationParametersConverter<>(
-					(registration) -> jwk);
+		DefaultOAuth2TokenRequestParametersConverter<T> defaults = new DefaultOAuth2TokenRequestParametersConverter<>();
+		NimbusJwtClientAuthenticationParametersConverter<T> assertion = (jwk != null)
+				? new NimbusJwtClientAuthenticationParametersConverter<>((registration) -> jwk) : null;
+		if (assertion != null) {
 			// RFC 7523 §3: the audience identifies the authorization server; its issuer does
 			assertion.setJwtClientAssertionCustomizer((context) -> {
 				String issuer = context.getAuthorizationGrantRequest()
@@ -103,8 +108,71 @@ public final class TokenRequests {
 					context.getClaims().audience(List.of(issuer));
 				}
 			});
-			client.addParametersConverter(assertion);
 		}
+		client.setParametersConverter((request) -> {
+			RedactedParameters parameters = new RedactedParameters();
+			parameters.addAll(defaults.convert(request));
+			parameters.add("resource", resource.apply(request.getClientRegistration()));
+			MultiValueMap<String, String> jwt = (assertion != null) ? assertion.convert(request) : null;
+			if (jwt != null) {
+				parameters.addAll(jwt);
+			}
+			return parameters;
+		});
+	}
+
+	/**
+	 * A RestClient that sends every form body as {@link RedactedParameters}: Spring
+	 * Security's token clients hand RestClient a plain map, whose {@code toString()} (logged
+	 * at DEBUG) would show the refresh token, the code verifier or the client secret.
+	 */
+	static RestClient redactingForms(RestClient client) {
+		return (RestClient) wrap(client, RestClient.class);
+	}
+
+	private static Object wrap(Object target, Class<?>... types) {
+		return Proxy.newProxyInstance(TokenRequests.class.getClassLoader(), types, (proxy, method, args) -> {
+			Object[] arguments = args;
+			if (method.getName().equals("body") && args != null && args.length == 1
+					&& args[0] instanceof MultiValueMap<?, ?> form && !(form instanceof RedactedParameters)) {
+				RedactedParameters redacted = new RedactedParameters();
+				form.forEach((name, values) -> values
+					.forEach((value) -> redacted.add(String.valueOf(name), String.valueOf(value))));
+				arguments = new Object[] { redacted };
+			}
+			Object result;
+			try {
+				result = method.invoke(target, arguments);
+			}
+			catch (InvocationTargetException ex) {
+				throw ex.getCause();
+			}
+			if (result != null && result != target && method.getReturnType().getName().startsWith(REQUEST_SPECS)) {
+				// the request specs of RestClient (uri, headers, body return one), and no other type
+				Class<?>[] interfaces = ClassUtils.getAllInterfacesAsSet(result)
+					.stream()
+					.filter((type) -> type.getName().startsWith(REQUEST_SPECS))
+					.toArray(Class<?>[]::new);
+				return wrap(result, interfaces);
+			}
+			return (result == target) ? proxy : result;
+		});
+	}
+
+	private static final String REQUEST_SPECS = "org.springframework.web.client.RestClient$Request";
+
+	/**
+	 * The form of a token request. RestClient logs a request body at DEBUG through its
+	 * {@code toString()}: the names, never the values (codes, refresh tokens, secrets,
+	 * assertions).
+	 */
+	static final class RedactedParameters extends LinkedMultiValueMap<String, String> {
+
+		@Override
+		public String toString() {
+			return "token request parameters " + keySet();
+		}
+
 	}
 
 	/**
@@ -115,7 +183,7 @@ public final class TokenRequests {
 	 */
 	public OAuth2AccessTokenResponse authorizationCode(ClientRegistration registration,
 			OAuth2AuthorizationExchange exchange) {
-		return send(registration, "authorization code", () -> this.authorizationCode
+		return send(registration, "authorization code", List.of(), () -> this.authorizationCode
 			.getTokenResponse(new OAuth2AuthorizationCodeGrantRequest(registration, exchange)));
 	}
 
@@ -125,7 +193,7 @@ public final class TokenRequests {
 	 * @return the token response
 	 */
 	public OAuth2AccessTokenResponse clientCredentials(ClientRegistration registration) {
-		return send(registration, "client credentials",
+		return send(registration, "client credentials", List.of(),
 				() -> this.clientCredentials.getTokenResponse(new OAuth2ClientCredentialsGrantRequest(registration)));
 	}
 
@@ -139,22 +207,30 @@ public final class TokenRequests {
 	 */
 	public OAuth2AccessTokenResponse refresh(ClientRegistration registration, OAuth2AccessToken accessToken,
 			OAuth2RefreshToken refreshToken, Set<String> scopes) {
-		return send(registration, "refresh token", () -> this.refreshToken
+		return send(registration, "refresh token",
+				List.of(accessToken.getTokenValue(), refreshToken.getTokenValue()), () -> this.refreshToken
 			.getTokenResponse(new OAuth2RefreshTokenGrantRequest(registration, accessToken, refreshToken, scopes)));
 	}
 
-	private OAuth2AccessTokenResponse send(ClientRegistration registration, String grant,
+	private OAuth2AccessTokenResponse send(ClientRegistration registration, String grant, List<String> sent,
 			java.util.function.Supplier<OAuth2AccessTokenResponse> request) {
 		String endpoint = registration.getProviderDetails().getTokenUri();
 		try {
 			return request.get();
 		}
 		catch (OAuth2AuthorizationException ex) {
-			// the error code and description are the server's words, never a credential
+			// the error is the server's words, which may echo what the client sent: scrubbed,
+			// and the original (whose message holds them too) is not kept as the cause
+			List<String> secrets = new java.util.ArrayList<>();
+			if (registration.getClientSecret() != null && !registration.getClientSecret().isEmpty()) {
+				secrets.add(registration.getClientSecret());
+			}
+			secrets.addAll(sent);
+			secrets.addAll(this.knownSecrets.get());
+			String description = ex.getError().getDescription();
 			throw new McpAuthorizationException(this.upstream, "the " + grant + " token request to " + endpoint
-					+ " was refused: " + ex.getError().getErrorCode()
-					+ ((ex.getError().getDescription() != null) ? " (" + ex.getError().getDescription() + ")" : ""),
-					ex);
+					+ " was refused: " + Redaction.scrub(ex.getError().getErrorCode(), secrets)
+					+ ((description != null) ? " (" + Redaction.scrub(description, secrets) + ")" : ""), null);
 		}
 		catch (RestClientException | IllegalArgumentException ex) {
 			// no cause: a parse failure's message may quote the response, tokens included
