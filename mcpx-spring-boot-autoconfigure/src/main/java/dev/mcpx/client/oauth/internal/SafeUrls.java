@@ -30,6 +30,11 @@ public final class SafeUrls {
 		if (url == null || !url.isAbsolute() || url.getHost() == null) {
 			throw new McpAuthorizationException(upstream, what + " '" + url + "' is not an absolute http(s) URL", null);
 		}
+		if (isLinkLocalOrUnspecified(url.getHost())) {
+			// Metadata from a server could point the client at a cloud metadata service.
+			throw new McpAuthorizationException(upstream, what + " '" + url
+					+ "' names a link-local or unspecified address, which an authorization flow never needs", null);
+		}
 		String scheme = url.getScheme().toLowerCase(Locale.ROOT);
 		if (!scheme.equals("https") && !(scheme.equals("http") && isLoopback(url.getHost()))) {
 			// 2026-07-28 basic/authorization/security-considerations §Communication Security
@@ -41,11 +46,6 @@ public final class SafeUrls {
 		}
 		if (url.getRawFragment() != null) {
 			throw new McpAuthorizationException(upstream, what + " '" + url + "' must not have a fragment", null);
-		}
-		if (isLinkLocalOrUnspecified(url.getHost())) {
-			// Metadata from a server could point the client at a cloud metadata service.
-			throw new McpAuthorizationException(upstream, what + " '" + url
-					+ "' names a link-local or unspecified address, which an authorization flow never needs", null);
 		}
 		return url;
 	}
