@@ -31,6 +31,27 @@ class CoreBoundaryTest {
 		}
 	}
 
+	/**
+	 * Spring Security and Nimbus are optional: only the OAuth package may refer to them, so a
+	 * client without them on the classpath never loads a class that needs them.
+	 */
+	@Test
+	void onlyTheOAuthPackageReferencesSpringSecurityOrNimbus() throws Exception {
+		List<Path> classes = coreClasses();
+		int oauth = 0;
+		for (Path type : classes) {
+			String constants = new String(Files.readAllBytes(type), StandardCharsets.ISO_8859_1);
+			if (type.toString().replace('\\', '/').contains("dev/mcpx/client/oauth/")) {
+				oauth++;
+				continue;
+			}
+			assertThat(constants).as(type.getFileName().toString())
+				.doesNotContain("org/springframework/security")
+				.doesNotContain("com/nimbusds");
+		}
+		assertThat(oauth).as("compiled classes of the OAuth package").isGreaterThan(5);
+	}
+
 	private static List<Path> coreClasses() throws IOException, URISyntaxException {
 		Path root = Path.of(McpClient.class.getProtectionDomain().getCodeSource().getLocation().toURI())
 			.resolve("dev/mcpx/client");
