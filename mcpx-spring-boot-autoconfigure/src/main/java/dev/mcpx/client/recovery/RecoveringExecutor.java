@@ -383,11 +383,36 @@ public final class RecoveringExecutor implements RequestExecutor {
 				throw authenticationFailure(McpMethods.INITIALIZE, refusal);
 			}
 			try {
-				return this.session.open();
+				return reopen();
 			}
 			catch (McpException again) {
 				throw isCredentialsRefusal(again)
 						? authenticationFailure(McpMethods.INITIALIZE, (McpHttpStatusException) again) : again;
+			}
+		}
+	}
+
+	/**
+	 * Opens the session again after new credentials. Obtaining them can take long enough
+	 * (an authorization flow) for the server to close the idle connection the handshake is
+	 * about to reuse: a handshake that dies before any response is sent once more, as it is
+	 * safe to repeat (a new session nobody uses yet, or {@code server/discover}).
+	 */
+	private SessionState reopen() {
+		try {
+			return this.session.open();
+		}
+		catch (McpStreamLostException lost) {
+			if (lost.getCause() instanceof StreamBrokenException) {
+				throw lost;
+			}
+			pause(STALE_CONNECTION_PAUSE);
+			try {
+				return this.session.open();
+			}
+			catch (McpException again) {
+				again.addSuppressed(lost);
+				throw again;
 			}
 		}
 	}
@@ -425,6 +450,12 @@ public final class RecoveringExecutor implements RequestExecutor {
 				return attempt(state, request);
 			}
 			catch (McpException again) {
+				if (again instanceof McpStreamLostException lost) {
+					// the connection may have closed while the credentials were renewed: the
+					// gate decides, as for any lost response (DESIGN §2.2)
+					lost.addSuppressed(refusal);
+					return afterLostStream(state, request, lost);
+				}
 				if (!isCredentialsRefusal(again)) {
 					again.addSuppressed(refusal);
 					throw again;

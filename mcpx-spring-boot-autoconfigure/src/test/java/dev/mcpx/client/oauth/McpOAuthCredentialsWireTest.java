@@ -311,4 +311,27 @@ class McpOAuthCredentialsWireTest {
 		assertThat(tokenRequests()).isEqualTo(2);
 	}
 
+	@Test
+	void aReplayWhoseConnectionDiedWhileAuthorizingIsSentAgainWhenItIsSafe() {
+		String bearer = "Bearer " + TOKEN;
+		mcp.stubFor(method("tools/list").atPriority(5).willReturn(unauthorized()));
+		mcp.stubFor(method("tools/list").atPriority(1)
+			.withHeader("Authorization", equalTo(bearer))
+			.inScenario("stale connection")
+			.whenScenarioStateIs(com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED)
+			.willReturn(aResponse().withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER))
+			.willSetStateTo("fresh connection"));
+		mcp.stubFor(method("tools/list").atPriority(1)
+			.withHeader("Authorization", equalTo(bearer))
+			.inScenario("stale connection")
+			.whenScenarioStateIs("fresh connection")
+			.willReturn(okJson(result("{\"tools\":[{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"}}]}"))));
+		try (McpClient client = client(clientCredentials().build())) {
+			assertThat(client.listTools()).extracting("name").containsExactly("echo");
+		}
+		mcp.verify(2, postRequestedFor(urlEqualTo("/mcp")).withHeader("Authorization", equalTo(bearer))
+			.withRequestBody(matchingJsonPath("$.method", equalTo("tools/list"))));
+		assertThat(tokenRequests()).isEqualTo(1);
+	}
+
 }
