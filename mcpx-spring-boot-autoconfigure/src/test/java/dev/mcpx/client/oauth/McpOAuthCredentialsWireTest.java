@@ -334,4 +334,31 @@ class McpOAuthCredentialsWireTest {
 		assertThat(tokenRequests()).isEqualTo(1);
 	}
 
+	@Test
+	void aRejectedTokenIsRenewedWithItsRefreshTokenAndTheCallSentOnceMore() {
+		auth.stubFor(post(urlEqualTo("/token")).atPriority(1)
+			.withRequestBody(containing("grant_type=client_credentials"))
+			.willReturn(okJson("{\"access_token\":\"tok-0-rejected\",\"token_type\":\"Bearer\",\"expires_in\":3600,"
+					+ "\"refresh_token\":\"refresh-1\"}")));
+		auth.stubFor(post(urlEqualTo("/token")).atPriority(1)
+			.withRequestBody(containing("grant_type=refresh_token"))
+			.withRequestBody(containing("refresh_token=refresh-1"))
+			.willReturn(token(TOKEN)));
+		com.github.tomakehurst.wiremock.stubbing.StubMapping accepted = mcp.stubFor(method("tools/call").atPriority(1)
+			.withHeader("Authorization", equalTo("Bearer tok-0-rejected"))
+			.willReturn(okJson(result("{\"content\":[{\"type\":\"text\",\"text\":\"ok\"}]}"))));
+		try (McpClient client = client(clientCredentials().build())) {
+			assertThat(client.callTool("echo", Map.of()).text()).isEqualTo("ok");
+			// mid-session, the server stops accepting the first token
+			mcp.removeStub(accepted);
+			assertThat(client.callTool("echo", Map.of()).text()).isEqualTo("ok");
+		}
+		// the first token was refused (401), then renewed by the refresh token, not a new grant
+		auth.verify(1, postRequestedFor(urlEqualTo("/token")).withRequestBody(containing("grant_type=client_credentials")));
+		auth.verify(1, postRequestedFor(urlEqualTo("/token")).withRequestBody(containing("grant_type=refresh_token"))
+			.withRequestBody(containing("resource=")));
+		mcp.verify(2, postRequestedFor(urlEqualTo("/mcp")).withHeader("Authorization", equalTo("Bearer tok-0-rejected"))
+			.withRequestBody(matchingJsonPath("$.method", equalTo("tools/call"))));
+	}
+
 }

@@ -9,6 +9,8 @@ import com.nimbusds.oauth2.sdk.as.AuthorizationServerMetadata;
 import com.nimbusds.oauth2.sdk.auth.ClientAuthenticationMethod;
 import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
 
+import dev.mcpx.client.oauth.McpAuthorizationException;
+
 /**
  * An authorization server as the client uses it: its issuer, validated metadata (or the
  * 2025-03-26 defaults) and endpoints that passed {@link SafeUrls}.
@@ -24,7 +26,7 @@ public record AuthorizationServer(String issuer, AuthorizationServerMetadata met
 
 	static AuthorizationServer of(String upstream, String issuer, AuthorizationServerMetadata metadata) {
 		if (metadata.getTokenEndpointURI() == null) {
-			throw new dev.mcpx.client.oauth.McpAuthorizationException(upstream,
+			throw new McpAuthorizationException(upstream,
 					"the authorization server metadata of '" + issuer + "' has no token_endpoint", null);
 		}
 		return new AuthorizationServer(issuer, metadata, safe(upstream, "authorization endpoint",
