@@ -6,11 +6,12 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpEventListener;
 import dev.mcpx.client.event.McpRequestReissuedEvent;
 import dev.mcpx.client.event.McpSessionRecoveredEvent;
-import dev.mcpx.client.session.SessionState;
+import dev.mcpx.client.internal.session.SessionState;
 
 /**
  * Counts what one client did, for {@link McpClient#status()}: outcomes of requests, and,

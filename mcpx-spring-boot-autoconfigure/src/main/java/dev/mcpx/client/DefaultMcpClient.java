@@ -15,25 +15,30 @@ import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import dev.mcpx.client.catalogue.CatalogueKind;
-import dev.mcpx.client.catalogue.McpCatalogue;
+import dev.mcpx.client.error.McpCapabilityException;
+import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.error.McpProtocolException;
+import dev.mcpx.client.error.McpSessionExpiredException;
+import dev.mcpx.client.internal.catalogue.Catalogue;
+import dev.mcpx.client.internal.catalogue.ToolRegistry;
+import dev.mcpx.client.internal.protocol.JsonRpc;
+import dev.mcpx.client.internal.protocol.McpMethods;
+import dev.mcpx.client.internal.protocol.ResultMapper;
+import dev.mcpx.client.internal.protocol.ToolHeaders;
+import dev.mcpx.client.internal.recovery.RequestExecutor;
+import dev.mcpx.client.internal.session.McpRequest;
+import dev.mcpx.client.internal.session.ProtocolSession;
+import dev.mcpx.client.internal.session.SessionState;
 import dev.mcpx.client.model.CallToolResult;
+import dev.mcpx.client.model.CatalogueKind;
 import dev.mcpx.client.model.GetPromptResult;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.model.Prompt;
+import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.ReadResourceResult;
 import dev.mcpx.client.model.Resource;
 import dev.mcpx.client.model.ResourceTemplate;
 import dev.mcpx.client.model.Tool;
-import dev.mcpx.client.protocol.JsonRpc;
-import dev.mcpx.client.protocol.McpMethods;
-import dev.mcpx.client.protocol.ResultMapper;
-import dev.mcpx.client.protocol.ToolHeaders;
-import dev.mcpx.client.session.McpRequest;
-import dev.mcpx.client.recovery.RequestExecutor;
-import dev.mcpx.client.recovery.ToolRegistry;
-import dev.mcpx.client.session.ProtocolSession;
-import dev.mcpx.client.session.SessionState;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -63,7 +68,9 @@ final class DefaultMcpClient implements McpClient {
 
 	private final ClientStats stats;
 
-	private final McpCatalogue catalogue;
+	private final Catalogue catalogue;
+
+	private final McpCatalogue catalogueView;
 
 	/** Told of every success: starts what waits for a working connection (the listen stream). */
 	private final Runnable connected;
@@ -76,7 +83,7 @@ final class DefaultMcpClient implements McpClient {
 	private final AtomicBoolean closed = new AtomicBoolean();
 
 	DefaultMcpClient(String name, JsonRpc jsonRpc, ProtocolSession session, RequestExecutor executor,
-			ToolRegistry tools, McpCatalogue catalogue, Duration requestTimeout, ClientStats stats,
+			ToolRegistry tools, Catalogue catalogue, Duration requestTimeout, ClientStats stats,
 			ObservationRegistry observations, Runnable connected) {
 		this.name = name;
 		this.jsonRpc = jsonRpc;
@@ -86,6 +93,7 @@ final class DefaultMcpClient implements McpClient {
 		this.requestTimeout = requestTimeout;
 		this.stats = stats;
 		this.catalogue = catalogue;
+		this.catalogueView = new McpCatalogue(catalogue);
 		this.observations = observations;
 		this.connected = connected;
 		// The replay gate's evidence and the modern call headers: an unknown tool is listed.
@@ -113,7 +121,7 @@ final class DefaultMcpClient implements McpClient {
 
 	@Override
 	public McpCatalogue catalogue() {
-		return this.catalogue;
+		return this.catalogueView;
 	}
 
 	/** Lists tools from the server, past the cache: to learn a tool the cache does not know. */
@@ -121,8 +129,8 @@ final class DefaultMcpClient implements McpClient {
 		this.catalogue.refresh(CatalogueKind.TOOLS, this::fetchTools);
 	}
 
-	private McpCatalogue.Listing<Tool> fetchTools() {
-		McpCatalogue.Listing<Tool> listing = listAll(McpMethods.TOOLS_LIST, "tools", ResultMapper::tool);
+	private Catalogue.Listing<Tool> fetchTools() {
+		Catalogue.Listing<Tool> listing = listAll(McpMethods.TOOLS_LIST, "tools", ResultMapper::tool);
 		// The replay gate's evidence comes from the same listing as the cache.
 		this.tools.remember(listing.items());
 		return listing;
@@ -284,19 +292,21 @@ final class DefaultMcpClient implements McpClient {
 	 * session expires mid-listing, the listing restarts once from its first page in the new
 	 * session (DESIGN §2.1).
 	 */
-	private <T> McpCatalogue.Listing<T> listAll(String method, String field, Function<JsonNode, T> mapper) {
+	private <T> Catalogue.Listing<T> listAll(String method, String field, Function<JsonNode, T> mapper) {
 		try {
 			return listPages(method, field, mapper);
 		}
-		catch (McpSessionExpiredException ex) {
-			if (!ex.isMidListing()) {
-				throw ex;
+		catch (ExpiredMidListing ex) {
+			try {
+				return listPages(method, field, mapper);
 			}
-			return listPages(method, field, mapper);
+			catch (ExpiredMidListing again) {
+				throw again.expiry;
+			}
 		}
 	}
 
-	private <T> McpCatalogue.Listing<T> listPages(String method, String field, Function<JsonNode, T> mapper) {
+	private <T> Catalogue.Listing<T> listPages(String method, String field, Function<JsonNode, T> mapper) {
 		List<T> items = new ArrayList<>();
 		Duration ttl = null;
 		Set<String> seenCursors = new HashSet<>();
@@ -313,7 +323,7 @@ final class DefaultMcpClient implements McpClient {
 			}
 			catch (McpSessionExpiredException ex) {
 				if (cursor != null) {
-					ex.markMidListing();
+					throw new ExpiredMidListing(ex);
 				}
 				throw ex;
 			}
@@ -328,7 +338,7 @@ final class DefaultMcpClient implements McpClient {
 			}
 		}
 		while (cursor != null);
-		return new McpCatalogue.Listing<>(List.copyOf(items), ttl);
+		return new Catalogue.Listing<>(List.copyOf(items), ttl);
 	}
 
 	/**
@@ -419,6 +429,18 @@ final class DefaultMcpClient implements McpClient {
 		if (value == null || value.isBlank()) {
 			throw new IllegalArgumentException("The " + what + " must not be empty");
 		}
+	}
+
+	/** A later page of a listing met an expired session: its cursor died with the session. */
+	private static final class ExpiredMidListing extends RuntimeException {
+
+		private final McpSessionExpiredException expiry;
+
+		ExpiredMidListing(McpSessionExpiredException expiry) {
+			super(null, null, false, false);
+			this.expiry = expiry;
+		}
+
 	}
 
 }

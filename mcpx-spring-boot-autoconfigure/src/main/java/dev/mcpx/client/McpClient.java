@@ -5,11 +5,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import dev.mcpx.client.catalogue.McpCatalogue;
+import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.GetPromptResult;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.model.Prompt;
+import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.ReadResourceResult;
 import dev.mcpx.client.model.Resource;
 import dev.mcpx.client.model.ResourceTemplate;

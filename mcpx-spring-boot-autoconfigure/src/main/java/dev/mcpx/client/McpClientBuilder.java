@@ -10,37 +10,41 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.converter.ByteArrayHttpMessageConverter;
 import org.springframework.web.client.RestClient;
 
-import dev.mcpx.client.catalogue.McpCatalogue;
+import dev.mcpx.client.error.McpInputRequiredException;
 import dev.mcpx.client.event.McpEraDetectedEvent;
 import dev.mcpx.client.event.McpEventListener;
-import dev.mcpx.client.event.McpEvents;
+import dev.mcpx.client.internal.catalogue.Catalogue;
+import dev.mcpx.client.internal.catalogue.ToolRegistry;
+import dev.mcpx.client.internal.events.McpEvents;
+import dev.mcpx.client.internal.protocol.JsonRpc;
+import dev.mcpx.client.internal.recovery.Keepalive;
+import dev.mcpx.client.internal.recovery.RecoveringExecutor;
+import dev.mcpx.client.internal.session.BackgroundTasks;
+import dev.mcpx.client.internal.session.EraDetectingSession;
+import dev.mcpx.client.internal.session.InputAnswers;
+import dev.mcpx.client.internal.session.JsonRpcExchange;
+import dev.mcpx.client.internal.session.LegacySession;
+import dev.mcpx.client.internal.session.ListenLoop;
+import dev.mcpx.client.internal.session.ModernSession;
+import dev.mcpx.client.internal.session.ProtocolSession;
+import dev.mcpx.client.internal.session.SessionSettings;
+import dev.mcpx.client.internal.transport.BlockingJdkRequestFactory;
+import dev.mcpx.client.internal.transport.HttpTransport;
+import dev.mcpx.client.internal.transport.Watchdog;
 import dev.mcpx.client.model.Implementation;
-import dev.mcpx.client.protocol.JsonRpc;
 import dev.mcpx.client.recovery.DefaultReplayGate;
-import dev.mcpx.client.recovery.Keepalive;
-import dev.mcpx.client.recovery.RecoveringExecutor;
 import dev.mcpx.client.recovery.RecoveryPolicy;
 import dev.mcpx.client.recovery.ReplayGate;
-import dev.mcpx.client.recovery.ToolRegistry;
-import dev.mcpx.client.session.EraDetectingSession;
-import dev.mcpx.client.session.ListenLoop;
-import dev.mcpx.client.session.ModernSession;
-import dev.mcpx.client.session.ProtocolSession;
-import dev.mcpx.client.session.BackgroundTasks;
-import dev.mcpx.client.session.JsonRpcExchange;
-import dev.mcpx.client.session.LegacySession;
-import dev.mcpx.client.session.ServerMessageListener;
-import dev.mcpx.client.session.SessionSettings;
-import dev.mcpx.client.transport.BlockingJdkRequestFactory;
-import dev.mcpx.client.transport.HttpTransport;
-import dev.mcpx.client.transport.Watchdog;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -100,7 +104,7 @@ public final class McpClientBuilder {
 
 	private Implementation clientInfo = DEFAULT_CLIENT_INFO;
 
-	private ServerMessageListener notificationListener = (upstream, method, params) -> {
+	private McpNotificationListener notificationListener = (upstream, method, params) -> {
 	};
 
 	private RecoveryPolicy recoveryPolicy = RecoveryPolicy.defaults();
@@ -238,7 +242,7 @@ public final class McpClientBuilder {
 	 * @param listener the listener; called on the thread that read the notification
 	 * @return this builder
 	 */
-	public McpClientBuilder notificationListener(ServerMessageListener listener) {
+	public McpClientBuilder notificationListener(McpNotificationListener listener) {
 		this.notificationListener = Objects.requireNonNull(listener, "listener");
 		return this;
 	}
@@ -286,10 +290,10 @@ public final class McpClientBuilder {
 	/**
 	 * Pings an open session at this interval, so that an expiry is found and recovered
 	 * before a caller meets it. Off by default.
-	 * @param interval a positive interval, or {@code null} for none
+	 * @param interval a positive interval, absent for none
 	 * @return this builder
 	 */
-	public McpClientBuilder keepaliveInterval(Duration interval) {
+	public McpClientBuilder keepaliveInterval(@Nullable Duration interval) {
 		this.keepaliveInterval = (interval != null) ? positive(interval, "keepalive interval") : null;
 		return this;
 	}
@@ -378,9 +382,9 @@ public final class McpClientBuilder {
 		listeners.add(stats);
 		listeners.addAll(this.eventListeners);
 		McpEvents events = new McpEvents(listeners);
-		McpCatalogue catalogue = new McpCatalogue(this.name, this.catalogueTtl, this.clock, events);
+		Catalogue catalogue = new Catalogue(this.name, this.catalogueTtl, this.clock, events);
 		events.add(catalogue);
-		ServerMessageListener applicationListener = this.notificationListener;
+		McpNotificationListener applicationListener = this.notificationListener;
 		JsonRpcExchange exchange = new JsonRpcExchange(settings, transport, jsonRpc, watchdog, background,
 				(upstream, method, params) -> {
 					catalogue.onNotification(upstream, method, params);
@@ -401,7 +405,7 @@ public final class McpClientBuilder {
 		events.add(tools);
 		ReplayGate gate = (this.replayGate != null) ? this.replayGate : new DefaultReplayGate(this.recoveryPolicy);
 		RecoveringExecutor executor = new RecoveringExecutor(this.name, session, this.recoveryPolicy, gate, tools,
-				events, creds);
+				events, (creds != null) ? (refusal) -> creds.refresh() : null);
 		ListenLoop listenLoop = new ListenLoop(this.name, session);
 		DefaultMcpClient client = new DefaultMcpClient(this.name, jsonRpc, session, executor, tools, catalogue,
 				this.requestTimeout, stats, this.observationRegistry, this.listenForChanges ? listenLoop::start : () -> {
@@ -426,7 +430,22 @@ public final class McpClientBuilder {
 			Consumer<HttpHeaders> baseHeaders, McpEvents events) {
 		int resumptionAttempts = this.recoveryPolicy.brokenStream() ? this.recoveryPolicy.resumptionAttempts() : 0;
 		LegacySession legacy = new LegacySession(settings, exchange, baseHeaders, resumptionAttempts);
-		ModernSession modern = new ModernSession(settings, exchange, baseHeaders, this.inputHandler,
+		McpInputHandler handler = this.inputHandler;
+		InputAnswers answers = (handler == null) ? null : new InputAnswers() {
+
+			@Override
+			public Set<String> methods() {
+				return handler.supportedMethods();
+			}
+
+			@Override
+			public JsonNode answer(String key, String method, JsonNode params, String originalMethod) {
+				return handler.answer(new McpInputHandler.InputRequest(McpClientBuilder.this.name, key, method, params,
+						originalMethod));
+			}
+
+		};
+		ModernSession modern = new ModernSession(settings, exchange, baseHeaders, answers,
 				this.protocol == ProtocolMode.MODERN);
 		return switch (this.protocol) {
 			case LEGACY -> legacy;

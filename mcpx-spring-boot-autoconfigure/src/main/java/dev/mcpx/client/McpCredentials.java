@@ -2,6 +2,8 @@ package dev.mcpx.client;
 
 import org.springframework.http.HttpHeaders;
 
+import dev.mcpx.client.error.McpAuthenticationException;
+
 /**
  * Supplies the credentials headers of every request to an upstream and, when the upstream
  * refuses them with HTTP 401, a chance to refresh them. After a successful refresh the

@@ -30,11 +30,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.mcpx.client.McpClient;
-import dev.mcpx.client.McpException;
-import dev.mcpx.client.McpRecoveryFailedException;
-import dev.mcpx.client.McpStreamLostException;
-import dev.mcpx.client.McpTransportException;
 import dev.mcpx.client.ProtocolMode;
+import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.error.McpRecoveryFailedException;
+import dev.mcpx.client.error.McpStreamLostException;
+import dev.mcpx.client.error.McpTransportException;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.testsupport.NodePeer;

@@ -26,7 +26,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -38,11 +37,11 @@ import org.springframework.context.event.EventListener;
 
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClients;
-import dev.mcpx.client.McpException;
-import dev.mcpx.client.McpRecoveryFailedException;
-import dev.mcpx.client.McpStreamLostException;
-import dev.mcpx.client.McpTimeoutException;
 import dev.mcpx.client.ProtocolMode;
+import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.error.McpRecoveryFailedException;
+import dev.mcpx.client.error.McpStreamLostException;
+import dev.mcpx.client.error.McpTimeoutException;
 import dev.mcpx.client.event.McpEvent;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;

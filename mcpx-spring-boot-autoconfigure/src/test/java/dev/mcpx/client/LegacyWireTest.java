@@ -21,7 +21,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.mcpx.client.error.McpCapabilityException;
+import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.error.McpHttpStatusException;
+import dev.mcpx.client.error.McpJsonRpcException;
+import dev.mcpx.client.error.McpProtocolException;
+import dev.mcpx.client.error.McpStreamLostException;
+import dev.mcpx.client.error.McpTimeoutException;
+import dev.mcpx.client.error.McpTransportException;
 import dev.mcpx.client.model.CallToolResult;
+import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.Tool;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;

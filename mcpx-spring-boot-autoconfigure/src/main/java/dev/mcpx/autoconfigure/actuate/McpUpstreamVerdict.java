@@ -3,9 +3,9 @@ package dev.mcpx.autoconfigure.actuate;
 import java.time.Instant;
 
 import dev.mcpx.client.McpClientStatus;
-import dev.mcpx.client.McpException;
-import dev.mcpx.client.McpRecoveryFailedException;
-import dev.mcpx.client.McpTransportException;
+import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.error.McpRecoveryFailedException;
+import dev.mcpx.client.error.McpTransportException;
 
 /**
  * The judgement of one upstream's health from its client's status, with the reason for it;

@@ -25,10 +25,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 import dev.mcpx.chaos.LeakChecks;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
-import dev.mcpx.client.McpException;
-import dev.mcpx.client.McpProtocolException;
-import dev.mcpx.client.McpTimeoutException;
 import dev.mcpx.client.ProtocolMode;
+import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.error.McpProtocolException;
+import dev.mcpx.client.error.McpTimeoutException;
 import dev.mcpx.client.model.CallToolResult;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
-import dev.mcpx.client.McpSessionExpiredException;
-import dev.mcpx.client.McpStreamLostException;
+import dev.mcpx.client.error.McpSessionExpiredException;
+import dev.mcpx.client.error.McpStreamLostException;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpReissueRefusedEvent;
 import dev.mcpx.client.event.McpRequestReissuedEvent;

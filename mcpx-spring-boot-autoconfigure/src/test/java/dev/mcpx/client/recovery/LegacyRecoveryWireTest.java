@@ -15,21 +15,21 @@ import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
 import org.springframework.http.HttpHeaders;
 
-import dev.mcpx.client.McpAuthenticationException;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.McpCredentials;
-import dev.mcpx.client.McpHttpStatusException;
-import dev.mcpx.client.McpRecoveryFailedException;
-import dev.mcpx.client.McpSessionExpiredException;
 import dev.mcpx.client.ProtocolMode;
+import dev.mcpx.client.error.McpAuthenticationException;
+import dev.mcpx.client.error.McpHttpStatusException;
+import dev.mcpx.client.error.McpRecoveryFailedException;
+import dev.mcpx.client.error.McpSessionExpiredException;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpRecoveryFailedEvent;
 import dev.mcpx.client.event.McpSessionRecoveredEvent;
-import dev.mcpx.client.session.McpRequest;
+import dev.mcpx.client.internal.recovery.RecoveringExecutor;
+import dev.mcpx.client.internal.session.McpRequest;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.absent;

@@ -14,15 +14,15 @@ import org.junit.jupiter.api.Test;
 
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
-import dev.mcpx.client.McpJsonRpcException;
-import dev.mcpx.client.McpStreamLostException;
-import dev.mcpx.client.ProtocolEra;
 import dev.mcpx.client.ProtocolMode;
+import dev.mcpx.client.error.McpJsonRpcException;
+import dev.mcpx.client.error.McpStreamLostException;
 import dev.mcpx.client.event.McpEraDetectedEvent;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpReissueRefusedEvent;
 import dev.mcpx.client.event.McpRequestReissuedEvent;
 import dev.mcpx.client.event.ReplayCause;
+import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.Tool;
 import dev.mcpx.testsupport.NodePeer;
 import tools.jackson.databind.JsonNode;
