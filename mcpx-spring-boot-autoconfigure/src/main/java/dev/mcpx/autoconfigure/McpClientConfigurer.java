@@ -108,7 +108,7 @@ public final class McpClientConfigurer {
 	}
 
 	private static RecoveryPolicy recoveryPolicy(String prefix, Recovery own, Recovery defaults) {
-		RecoveryPolicy builtIn = RecoveryPolicy.defaults();
+		RecoveryPolicy builtIn = RecoveryPolicy.ofDefaults();
 		int attempts = pick(own.getBrokenStream().getResumptionAttempts(),
 				defaults.getBrokenStream().getResumptionAttempts(), builtIn.resumptionAttempts());
 		if (attempts < 0) {
@@ -117,15 +117,17 @@ public final class McpClientConfigurer {
 		}
 		Map<String, ToolReplay> tools = new LinkedHashMap<>(defaults.getTools());
 		tools.putAll(own.getTools());
-		return new RecoveryPolicy(
-				pick(own.getSessionExpiry().getEnabled(), defaults.getSessionExpiry().getEnabled(),
-						builtIn.sessionExpiry()),
-				pick(own.getSessionExpiry().getOnBadRequest(), defaults.getSessionExpiry().getOnBadRequest(),
-						builtIn.expiryOnBadRequest()),
-				pick(own.getBrokenStream().getEnabled(), defaults.getBrokenStream().getEnabled(),
-						builtIn.brokenStream()),
-				attempts, pick(own.getTrustAnnotations(), defaults.getTrustAnnotations(), builtIn.trustAnnotations()),
-				tools);
+		return RecoveryPolicy.custom()
+			.sessionExpiry(pick(own.getSessionExpiry().getEnabled(), defaults.getSessionExpiry().getEnabled(),
+					builtIn.sessionExpiry()))
+			.expiryOnBadRequest(pick(own.getSessionExpiry().getOnBadRequest(),
+					defaults.getSessionExpiry().getOnBadRequest(), builtIn.expiryOnBadRequest()))
+			.brokenStream(pick(own.getBrokenStream().getEnabled(), defaults.getBrokenStream().getEnabled(),
+					builtIn.brokenStream()))
+			.resumptionAttempts(attempts)
+			.trustAnnotations(pick(own.getTrustAnnotations(), defaults.getTrustAnnotations(), builtIn.trustAnnotations()))
+			.tools(tools)
+			.build();
 	}
 
 	private static <T> T pick(T own, T fallback, T builtIn) {

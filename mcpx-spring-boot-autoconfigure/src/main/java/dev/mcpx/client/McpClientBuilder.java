@@ -107,7 +107,7 @@ public final class McpClientBuilder {
 	private McpNotificationListener notificationListener = (upstream, method, params) -> {
 	};
 
-	private RecoveryPolicy recoveryPolicy = RecoveryPolicy.defaults();
+	private RecoveryPolicy recoveryPolicy = RecoveryPolicy.ofDefaults();
 
 	private ReplayGate replayGate;
 

@@ -159,8 +159,9 @@ class LegacyRecoveryInteropTest {
 
 	@Test
 	void aPerToolNeverOverrideRefusesTheReplayAfterExpiry() {
-		try (McpClient client = client((b) -> b.recoveryPolicy(new RecoveryPolicy(true, true, true, 3, true,
-				Map.of("delete_item", ToolReplay.NEVER))))) {
+		try (McpClient client = client((b) -> b.recoveryPolicy(RecoveryPolicy.custom()
+				.tool("delete_item", ToolReplay.NEVER)
+				.build()))) {
 			// Listed first: the call itself must be what meets the expired session.
 			client.listTools();
 			server.forgetSessions();
@@ -236,8 +237,10 @@ class LegacyRecoveryInteropTest {
 
 	@Test
 	void perToolOverridesFlipBothOutcomes() {
-		try (McpClient client = client((b) -> b.recoveryPolicy(new RecoveryPolicy(true, true, true, 3, true,
-				Map.of("delete_item", ToolReplay.ALWAYS, "echo", ToolReplay.NEVER))))) {
+		try (McpClient client = client((b) -> b.recoveryPolicy(RecoveryPolicy.custom()
+				.tool("delete_item", ToolReplay.ALWAYS)
+				.tool("echo", ToolReplay.NEVER)
+				.build()))) {
 			client.listTools();
 			server.reset();
 			server.cut("delete_item", 1);
@@ -254,8 +257,8 @@ class LegacyRecoveryInteropTest {
 
 	@Test
 	void untrustedAnnotationsNeverJustifyAReissue() {
-		try (McpClient client = client((b) -> b.recoveryPolicy(new RecoveryPolicy(true, true, true, 3, false,
-				Map.of())))) {
+		try (McpClient client = client((b) -> b.recoveryPolicy(RecoveryPolicy.custom().trustAnnotations(false)
+				.build()))) {
 			client.listTools();
 			server.reset();
 			server.cut("echo", 1);

@@ -144,7 +144,7 @@ class LegacyRecoveryWireTest {
 	void aBadRequestIsNotExpiryWhenTheCompatibilityIsOff() {
 		stubSessionsAThenB();
 		wire.stubFor(method("ping", "session-A-0123456789").willReturn(okJson(result("{}"))));
-		client((b) -> b.recoveryPolicy(new RecoveryPolicy(true, false, true, 3, true, Map.of()))).ping();
+		client((b) -> b.recoveryPolicy(RecoveryPolicy.custom().expiryOnBadRequest(false).build())).ping();
 		stubGone("session-A-0123456789", 400, "Bad Request: No valid session ID provided");
 
 		assertThatThrownBy(() -> this.client.callTool("x", Map.of()))
@@ -180,7 +180,7 @@ class LegacyRecoveryWireTest {
 		stubSessionsAThenB();
 		wire.stubFor(method("ping", "session-A-0123456789").willReturn(okJson(result("{}"))));
 		wire.stubFor(method("ping", "session-B-0123456789").willReturn(okJson(result("{}"))));
-		client((b) -> b.recoveryPolicy(new RecoveryPolicy(false, true, true, 3, true, Map.of()))).ping();
+		client((b) -> b.recoveryPolicy(RecoveryPolicy.custom().sessionExpiry(false).build())).ping();
 		stubGone("session-A-0123456789", 404, "Session not found");
 
 		assertThatThrownBy(this.client::ping).isInstanceOf(McpSessionExpiredException.class)

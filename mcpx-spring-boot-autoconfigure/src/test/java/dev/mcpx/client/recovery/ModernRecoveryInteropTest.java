@@ -141,8 +141,10 @@ class ModernRecoveryInteropTest {
 	@Test
 	void perToolOverridesFlipBothOutcomes() {
 		try (McpClient client = client((b) -> b.protocol(ProtocolMode.MODERN)
-			.recoveryPolicy(new RecoveryPolicy(true, true, true, 0, true,
-					Map.of("delete_item", ToolReplay.ALWAYS, "echo", ToolReplay.NEVER))))) {
+			.recoveryPolicy(RecoveryPolicy.custom().resumptionAttempts(0)
+				.tool("delete_item", ToolReplay.ALWAYS)
+				.tool("echo", ToolReplay.NEVER)
+				.build()))) {
 			client.listTools();
 			modern.cut("delete_item", 1);
 			modern.cut("echo", 1);
