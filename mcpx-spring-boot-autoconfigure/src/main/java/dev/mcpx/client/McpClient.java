@@ -39,6 +39,17 @@ public interface McpClient extends AutoCloseable {
 	}
 
 	/**
+	 * Starts building a client for a stdio upstream: a server process the client starts on
+	 * first use, restarts when it exits unexpectedly and stops on {@link #close()}.
+	 * @param name the upstream name, used in logs, events and errors
+	 * @param command how to start the server
+	 * @return a builder
+	 */
+	static McpClientBuilder stdio(String name, StdioCommand command) {
+		return new McpClientBuilder(name, command);
+	}
+
+	/**
 	 * The upstream's name, as declared under {@code mcpx.clients.<name>}.
 	 * @return the upstream name
 	 */

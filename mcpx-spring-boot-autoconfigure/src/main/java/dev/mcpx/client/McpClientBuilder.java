@@ -36,12 +36,16 @@ import dev.mcpx.client.internal.session.LegacySession;
 import dev.mcpx.client.internal.session.ListenLoop;
 import dev.mcpx.client.internal.session.ModernSession;
 import dev.mcpx.client.internal.session.ProtocolSession;
+import dev.mcpx.client.internal.session.ServerMessageListener;
 import dev.mcpx.client.internal.session.SessionSettings;
+import dev.mcpx.client.internal.session.StdioSession;
 import dev.mcpx.client.internal.transport.BlockingJdkRequestFactory;
 import dev.mcpx.client.internal.transport.HttpTransport;
 import dev.mcpx.client.internal.transport.Watchdog;
 import dev.mcpx.client.model.Implementation;
+import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.recovery.DefaultReplayGate;
+import dev.mcpx.client.recovery.ProcessRestartPolicy;
 import dev.mcpx.client.recovery.RecoveryPolicy;
 import dev.mcpx.client.recovery.ReplayGate;
 import tools.jackson.databind.JsonNode;
@@ -83,7 +87,11 @@ public final class McpClientBuilder {
 
 	private final String name;
 
-	private final URI url;
+	private final @Nullable URI url;
+
+	private final @Nullable StdioCommand command;
+
+	private ProcessRestartPolicy restartPolicy = ProcessRestartPolicy.ofDefaults();
 
 	private RestClient.Builder restClientBuilder;
 
@@ -135,6 +143,27 @@ public final class McpClientBuilder {
 		}
 		this.name = name;
 		this.url = validateUrl(name, url);
+		this.command = null;
+	}
+
+	McpClientBuilder(String name, StdioCommand command) {
+		if (name == null || name.isBlank()) {
+			throw new IllegalArgumentException("The upstream name must not be empty");
+		}
+		this.name = name;
+		this.url = null;
+		this.command = Objects.requireNonNull(command, "command");
+	}
+
+	/**
+	 * Sets when the server process of a stdio upstream is started again after it ended
+	 * unexpectedly. Ignored for an HTTP upstream.
+	 * @param policy the restart policy
+	 * @return this builder
+	 */
+	public McpClientBuilder restartPolicy(ProcessRestartPolicy policy) {
+		this.restartPolicy = Objects.requireNonNull(policy, "policy");
+		return this;
 	}
 
 	/**
@@ -374,10 +403,10 @@ public final class McpClientBuilder {
 		SessionSettings settings = new SessionSettings(this.name, this.clientInfo, this.requestTimeout,
 				this.handshakeTimeout, this.maxMessageBytes);
 		List<AutoCloseable> releasedOnClose = new ArrayList<>();
-		HttpTransport transport = new HttpTransport(restClient(releasedOnClose), this.url);
 		Watchdog watchdog = new Watchdog(this.name);
 		BackgroundTasks background = new BackgroundTasks(this.name);
-		ClientStats stats = new ClientStats(this.name, this.url, this.clock);
+		ClientStats stats = (this.command != null) ? new ClientStats(this.name, this.command, this.clock)
+				: new ClientStats(this.name, this.url, this.clock);
 		List<McpEventListener> listeners = new ArrayList<>();
 		listeners.add(stats);
 		listeners.addAll(this.eventListeners);
@@ -385,22 +414,32 @@ public final class McpClientBuilder {
 		Catalogue catalogue = new Catalogue(this.name, this.catalogueTtl, this.clock, events);
 		events.add(catalogue);
 		McpNotificationListener applicationListener = this.notificationListener;
-		JsonRpcExchange exchange = new JsonRpcExchange(settings, transport, jsonRpc, watchdog, background,
-				(upstream, method, params) -> {
-					catalogue.onNotification(upstream, method, params);
-					applicationListener.onNotification(upstream, method, params);
-				}, events);
-		Map<String, String> fixedHeaders = Map.copyOf(this.headers);
-		Consumer<HttpHeaders> provider = this.headersProvider;
-		McpCredentials creds = this.credentials;
-		Consumer<HttpHeaders> baseHeaders = (h) -> {
-			fixedHeaders.forEach(h::set);
-			provider.accept(h);
-			if (creds != null) {
-				creds.apply(h);
-			}
+		ServerMessageListener notifications = (upstream, method, params) -> {
+			catalogue.onNotification(upstream, method, params);
+			applicationListener.onNotification(upstream, method, params);
 		};
-		ProtocolSession session = session(settings, exchange, baseHeaders, events);
+		McpCredentials creds = (this.command == null) ? this.credentials : null;
+		ProtocolSession session;
+		if (this.command != null) {
+			StdioSession stdio = stdioSession(settings, jsonRpc, notifications, events);
+			stats.process(stdio::status);
+			session = stdio;
+		}
+		else {
+			HttpTransport transport = new HttpTransport(restClient(releasedOnClose), this.url);
+			JsonRpcExchange exchange = new JsonRpcExchange(settings, transport, jsonRpc, watchdog, background,
+					notifications, events);
+			Map<String, String> fixedHeaders = Map.copyOf(this.headers);
+			Consumer<HttpHeaders> provider = this.headersProvider;
+			Consumer<HttpHeaders> baseHeaders = (h) -> {
+				fixedHeaders.forEach(h::set);
+				provider.accept(h);
+				if (creds != null) {
+					creds.apply(h);
+				}
+			};
+			session = session(settings, exchange, baseHeaders, events);
+		}
 		ToolRegistry tools = new ToolRegistry();
 		events.add(tools);
 		ReplayGate gate = (this.replayGate != null) ? this.replayGate : new DefaultReplayGate(this.recoveryPolicy);
@@ -424,6 +463,23 @@ public final class McpClientBuilder {
 			}
 		});
 		return client;
+	}
+
+	/**
+	 * A stdio upstream: one process per generation, the era fixed by {@link #protocol} or
+	 * probed in {@code auto} mode (2026-07-28 basic/transports/stdio §Backward Compatibility).
+	 */
+	private StdioSession stdioSession(SessionSettings settings, JsonRpc jsonRpc, ServerMessageListener notifications,
+			McpEvents events) {
+		ProtocolEra forced = switch (this.protocol) {
+			case LEGACY -> ProtocolEra.LEGACY;
+			case MODERN -> ProtocolEra.MODERN;
+			case AUTO -> null;
+		};
+		return new StdioSession(settings, this.command, this.restartPolicy, forced, jsonRpc, notifications,
+				(state, previous) -> events.publish(new McpEraDetectedEvent(this.name, state.era(),
+						state.protocolVersion(), previous)),
+				this.clock);
 	}
 
 	private ProtocolSession session(SessionSettings settings, JsonRpcExchange exchange,

@@ -15,7 +15,8 @@ import dev.mcpx.client.model.ProtocolEra;
  * session id in full or a header value.
  *
  * @param upstream the upstream name
- * @param url the MCP endpoint without user-info, query or fragment
+ * @param url the MCP endpoint without user-info, query or fragment; {@code stdio:<command>}
+ * for a stdio upstream (without its arguments)
  * @param era the protocol era, absent before first contact
  * @param protocolVersion the protocol version, absent before first contact
  * @param serverInfo the server's self-description, absent when unknown
@@ -28,11 +29,37 @@ import dev.mcpx.client.model.ProtocolEra;
  * @param lastError the last failure's type and message
  * @param lastErrorType the type of the last failure
  * @param consecutiveFailures failed requests since the last success
+ * @param process the server process of a stdio upstream, absent for HTTP
  */
 public record McpClientStatus(String upstream, String url, @Nullable ProtocolEra era, @Nullable String protocolVersion,
 		@Nullable Implementation serverInfo, long sessionGeneration, long recoveries, long reissues, @Nullable Instant lastRecoveryAt,
 		@Nullable Instant lastSuccessAt, @Nullable Instant lastFailureAt, @Nullable String lastError, @Nullable Class<? extends McpException> lastErrorType,
-		int consecutiveFailures) {
+		int consecutiveFailures, @Nullable ProcessStatus process) {
+
+	/**
+	 * The status of an HTTP upstream.
+	 * @param upstream the upstream name
+	 * @param url the MCP endpoint
+	 * @param era the protocol era
+	 * @param protocolVersion the protocol version
+	 * @param serverInfo the server's self-description
+	 * @param sessionGeneration the legacy session generation
+	 * @param recoveries how many expired sessions were replaced
+	 * @param reissues how many requests were sent a second time
+	 * @param lastRecoveryAt when the last session was replaced
+	 * @param lastSuccessAt when a request last succeeded
+	 * @param lastFailureAt when a request last failed
+	 * @param lastError the last failure's type and message
+	 * @param lastErrorType the type of the last failure
+	 * @param consecutiveFailures failed requests since the last success
+	 */
+	public McpClientStatus(String upstream, String url, @Nullable ProtocolEra era, @Nullable String protocolVersion,
+			@Nullable Implementation serverInfo, long sessionGeneration, long recoveries, long reissues,
+			@Nullable Instant lastRecoveryAt, @Nullable Instant lastSuccessAt, @Nullable Instant lastFailureAt,
+			@Nullable String lastError, @Nullable Class<? extends McpException> lastErrorType, int consecutiveFailures) {
+		this(upstream, url, era, protocolVersion, serverInfo, sessionGeneration, recoveries, reissues, lastRecoveryAt,
+				lastSuccessAt, lastFailureAt, lastError, lastErrorType, consecutiveFailures, null);
+	}
 
 	/**
 	 * Whether the client has exchanged anything with its upstream yet.

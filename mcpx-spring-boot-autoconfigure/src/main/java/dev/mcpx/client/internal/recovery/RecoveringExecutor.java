@@ -29,9 +29,11 @@ import dev.mcpx.client.internal.protocol.McpMethods;
 import dev.mcpx.client.internal.protocol.ToolHeaders;
 import dev.mcpx.client.internal.session.EraEvidence;
 import dev.mcpx.client.internal.session.McpRequest;
+import dev.mcpx.client.internal.session.ProcessExitedException;
 import dev.mcpx.client.internal.session.ProtocolSession;
 import dev.mcpx.client.internal.session.RenewalListener;
 import dev.mcpx.client.internal.session.SessionState;
+import dev.mcpx.client.internal.transport.stdio.ExitStatus;
 import dev.mcpx.client.internal.transport.StreamBrokenException;
 import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.ToolAnnotations;
@@ -116,6 +118,9 @@ public final class RecoveringExecutor implements RequestExecutor {
 	}
 
 	private JsonNode recover(SessionState state, McpRequest request, McpException failure) {
+		if (failure instanceof ProcessExitedException exited) {
+			return afterProcessExit(state, request, exited);
+		}
 		if (isCredentialsRefusal(failure)) {
 			return afterRefusedCredentials(state, request, (McpHttpStatusException) failure);
 		}
@@ -303,6 +308,66 @@ public final class RecoveringExecutor implements RequestExecutor {
 
 	private static boolean namesSession(String message) {
 		return message != null && message.toLowerCase(Locale.ROOT).contains("session");
+	}
+
+	// --- a stdio server process that ended: 2026-07-28 basic/transports/stdio §Unexpected Termination
+
+	/**
+	 * The client SHOULD restart a server process that exits unexpectedly; in-flight requests
+	 * are lost and may be retried against the fresh process. The restart is a renewal like a
+	 * session's (one for every caller that saw the process end); what is sent again is the
+	 * gate's decision, since the server may have run what it had read. A request the process
+	 * never read is sent again without asking: it has not run.
+	 */
+	private JsonNode afterProcessExit(SessionState dead, McpRequest request, ProcessExitedException exited) {
+		SessionState next;
+		try {
+			next = this.session.renew(dead, new RenewalEvents(request.method(), exited.exit()));
+		}
+		catch (McpException ex) {
+			McpRecoveryFailedException recoveryFailed = (ex instanceof McpRecoveryFailedException failed) ? failed
+					: new McpRecoveryFailedException(this.upstream, request.method() + " found the server "
+							+ exited.exit().describe() + " and restarting it failed; the next call tries again", ex);
+			recoveryFailed.addSuppressed(exited);
+			throw recoveryFailed;
+		}
+		String reason;
+		if (!exited.delivered()) {
+			reason = "the exited server process never read it";
+		}
+		else {
+			String bound = sessionBoundState(request);
+			if (bound != null) {
+				refused(request, ReplayCause.PROCESS_EXITED, bound);
+				throw processExited(request, exited, bound);
+			}
+			if (!this.policy.brokenStream()) {
+				refused(request, ReplayCause.PROCESS_EXITED, "recovery of broken streams is off");
+				throw processExited(request, exited, "recovery of broken streams is off");
+			}
+			ReplayDecision decision = this.gate.decide(context(request, ReplayCause.PROCESS_EXITED,
+					annotationsIfToolCall(request, true)));
+			if (!decision.allowed()) {
+				refused(request, ReplayCause.PROCESS_EXITED, decision.reason());
+				throw processExited(request, exited, decision.reason());
+			}
+			reason = decision.reason();
+		}
+		reissued(request, ReplayCause.PROCESS_EXITED, reason);
+		try {
+			return attempt(next, request);
+		}
+		catch (McpException again) {
+			again.addSuppressed(exited);
+			throw again;
+		}
+	}
+
+	private McpStreamLostException processExited(McpRequest request, ProcessExitedException exited, String reason) {
+		String what = (request.toolName() != null) ? "tool '" + request.toolName() + "'" : request.method();
+		return new McpStreamLostException(this.upstream, request.method(), "the server "
+				+ exited.exit().describe() + " while " + what + " was in flight; the call may have run and was not "
+				+ "re-issued: " + reason, exited);
 	}
 
 	// --- lost response stream: DESIGN §2.2, legacy resumption failed ---------------
@@ -493,6 +558,7 @@ public final class RecoveringExecutor implements RequestExecutor {
 			case VERSION_RENEGOTIATED -> "a refused protocol version";
 			case ERA_CHANGED -> "a change of protocol era";
 			case HEADERS_CORRECTED -> "rejected tool headers";
+			case PROCESS_EXITED -> "the exit of the server process";
 		};
 	}
 
@@ -501,16 +567,35 @@ public final class RecoveringExecutor implements RequestExecutor {
 
 		private final String method;
 
+		private final ReplayCause trigger;
+
 		private final int status;
 
+		private final String cause;
+
+		/** An expired session: a request was answered with this HTTP status. */
 		RenewalEvents(String method, int status) {
+			this(method, ReplayCause.SESSION_EXPIRED, status, method + " was answered HTTP " + status);
+		}
+
+		/** A server process that ended, as its exit describes it. */
+		RenewalEvents(String method, ExitStatus exit) {
+			this(method, ReplayCause.PROCESS_EXITED, 0, "the server " + exit.describe());
+		}
+
+		private RenewalEvents(String method, ReplayCause trigger, int status, String cause) {
 			this.method = method;
+			this.trigger = trigger;
 			this.status = status;
+			this.cause = cause;
 		}
 
 		private String expiry(SessionState dead) {
+			if (this.trigger == ReplayCause.PROCESS_EXITED) {
+				return this.cause + " (generation " + dead.generation() + ")";
+			}
 			return "session " + dead.redactedSessionId() + " (generation " + dead.generation() + ") expired: "
-					+ this.method + " was answered HTTP " + this.status;
+					+ this.cause;
 		}
 
 		// One line per recovery, written when its outcome is known: a log line is a write
@@ -522,7 +607,7 @@ public final class RecoveringExecutor implements RequestExecutor {
 				logger.debug("[" + RecoveringExecutor.this.upstream + "] " + expiry(dead) + "; re-initializing");
 			}
 			RecoveringExecutor.this.events.publish(new McpSessionExpiredEvent(RecoveringExecutor.this.upstream,
-					this.method, dead.generation(), dead.redactedSessionId(), this.status));
+					this.method, dead.generation(), dead.redactedSessionId(), this.status, this.trigger, this.cause));
 		}
 
 		@Override
@@ -530,15 +615,16 @@ public final class RecoveringExecutor implements RequestExecutor {
 			logger.info("[" + RecoveringExecutor.this.upstream + "] " + expiry(dead) + "; recovered: generation "
 					+ next.generation() + " replaces it (handshake took " + took.toMillis() + " ms)");
 			RecoveringExecutor.this.events.publish(new McpSessionRecoveredEvent(RecoveringExecutor.this.upstream,
-					dead.generation(), next.generation(), took));
+					dead.generation(), next.generation(), took, this.trigger, this.cause));
 		}
 
 		@Override
 		public void failed(SessionState dead, McpException failure) {
-			logger.warn("[" + RecoveringExecutor.this.upstream + "] " + expiry(dead) + "; re-initializing failed: "
+			logger.warn("[" + RecoveringExecutor.this.upstream + "] " + expiry(dead) + "; "
+					+ ((this.trigger == ReplayCause.PROCESS_EXITED) ? "restarting it" : "re-initializing") + " failed: "
 					+ failure.getMessage());
 			RecoveringExecutor.this.events.publish(new McpRecoveryFailedEvent(RecoveringExecutor.this.upstream,
-					this.method, dead.generation(), failure.getMessage()));
+					this.method, dead.generation(), failure.getMessage(), this.trigger));
 		}
 
 	}
