@@ -55,7 +55,7 @@ class CoreBoundaryTest {
 			List.of("dev.mcpx.client.internal.events"),
 			List.of("dev.mcpx.client.internal.protocol"),
 			List.of("dev.mcpx.client.internal.transport"),
-			List.of("dev.mcpx.client.internal.transport.http"),
+			List.of("dev.mcpx.client.internal.transport.http", "dev.mcpx.client.internal.transport.stdio"),
 			List.of("dev.mcpx.client.internal.session"),
 			List.of("dev.mcpx.client.internal.catalogue"),
 			List.of("dev.mcpx.client.internal.recovery"),

@@ -43,6 +43,10 @@ record McpUpstreamVerdict(String code, String reason) {
 		if (!status.contacted()) {
 			return new McpUpstreamVerdict(UNKNOWN, "no exchange with the upstream yet");
 		}
+		if (status.process() != null && status.process().downUntil() != null) {
+			return new McpUpstreamVerdict(DOWN, "the server process exited too often; it is started again after "
+					+ status.process().downUntil());
+		}
 		if (status.consecutiveFailures() == 0) {
 			return new McpUpstreamVerdict(UP, "the last exchange succeeded");
 		}
