@@ -6,7 +6,7 @@
 // env MCPX_STDIO_LOG=<file>: each start ({"type":"start"}) and each tool execution
 // ({"type":"execution","tool":..,"args":..}) is appended to that file, one JSON object per
 // line, with the pid, so the test counts starts and executions across processes.
-// env MCPX_STDIO_ECHO_ENV=<name>: the tool `env` returns the value of that variable.
+// env MCPX_STDIO_STDIN=<file>: every byte the client writes to stdin is appended to that file.
 //
 // Tools:
 //   read_value    readOnlyHint      returns "value <key>"
@@ -42,6 +42,9 @@ function record(entry) {
 }
 
 record({ type: 'start', argv: process.argv.slice(2) });
+if (process.env.MCPX_STDIO_STDIN) {
+	process.stdin.on('data', (chunk) => appendFileSync(process.env.MCPX_STDIO_STDIN, chunk));
+}
 process.stderr.write(`stdio-server ${process.pid} starting\n`);
 
 if (args.has('--exit-at-once')) {

@@ -23,6 +23,7 @@ import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.StdioCommand;
 import dev.mcpx.client.error.McpRecoveryFailedException;
 import dev.mcpx.client.error.McpStreamLostException;
+import dev.mcpx.client.error.McpTimeoutException;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpEraDetectedEvent;
 import dev.mcpx.client.event.McpReissueRefusedEvent;
@@ -34,6 +35,8 @@ import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.Tool;
 import dev.mcpx.client.recovery.ProcessRestartPolicy;
 import dev.mcpx.testsupport.StdioPeer;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -79,6 +82,41 @@ class StdioUpstreamTest {
 		}
 		assertThat(StdioPeer.starts(log())).isEqualTo(1);
 		assertThat(this.events).filteredOn(McpEraDetectedEvent.class::isInstance).hasSize(1);
+	}
+
+	@Test
+	void everyLineWrittenToStdinIsOneJsonRpcMessageAndATimedOutRequestIsCancelled() throws Exception {
+		Path stdin = this.dir.resolve("stdin.log");
+		StdioCommand command = StdioPeer.command(log());
+		command = command.withEnv(Map.of("MCPX_STDIO_LOG", log().toString(), "MCPX_STDIO_STDIN", stdin.toString()));
+		try (McpClient client = client(command).requestTimeout(Duration.ofSeconds(2)).build()) {
+			assertThat(client.callTool("read_value", Map.of("key", "line\nbreak\r\n")).text())
+				.isEqualTo("value line\nbreak\r\n");
+			assertThatExceptionOfType(McpTimeoutException.class)
+				.isThrownBy(() -> client.callTool("slow_read", Map.of("key", "slow", "ms", 8000)));
+			assertThat(StdioPeer.await(WAIT, () -> read(stdin).contains("notifications/cancelled"))).isTrue();
+		}
+		JsonMapper json = JsonMapper.shared();
+		List<String> lines = List.of(read(stdin).split("\n"));
+		assertThat(lines).hasSizeGreaterThan(4);
+		for (String line : lines) {
+			JsonNode message = json.readTree(line);
+			assertThat(message.path("jsonrpc").asString()).as(line).isEqualTo("2.0");
+			assertThat(message.has("method")).as(line).isTrue();
+		}
+		assertThat(lines.get(0)).contains("\"server/discover\"");
+		assertThat(lines).anySatisfy((line) -> assertThat(line).contains("\"initialize\""));
+		assertThat(lines).anySatisfy((line) -> assertThat(line).contains("notifications/cancelled")
+			.contains("\"requestId\""));
+	}
+
+	private static String read(Path file) {
+		try {
+			return Files.exists(file) ? Files.readString(file) : "";
+		}
+		catch (java.io.IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
 	}
 
 	@Test
