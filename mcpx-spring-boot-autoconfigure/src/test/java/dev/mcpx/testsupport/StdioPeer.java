@@ -47,6 +47,17 @@ public final class StdioPeer {
 	}
 
 	/**
+	 * The command that starts the modern-era peer ({@code modern-stdio-server.mjs}, TypeScript
+	 * SDK v2 {@code serveStdio}).
+	 * @param log where the peer appends its starts and executions
+	 * @return the command
+	 */
+	public static StdioCommand modernCommand(Path log) {
+		return new StdioCommand(node(), List.of(NodePeer.nodeDirectory().resolve("modern-stdio-server.mjs").toString()),
+				Map.of("MCPX_STDIO_LOG", log.toString()), null, true);
+	}
+
+	/**
 	 * The command that starts the official {@code server-everything} in stdio mode.
 	 * @return the command
 	 */

@@ -120,6 +120,25 @@ class StdioUpstreamTest {
 	}
 
 	@Test
+	void aModernStdioServerIsFoundByTheProbeAndEveryRequestCarriesItsMetadata() {
+		try (McpClient client = client(StdioPeer.modernCommand(log())).build()) {
+			assertThat(client.callTool("read_value", Map.of("key", "m")).text()).isEqualTo("value m");
+			assertThat(client.status().era()).isEqualTo(ProtocolEra.MODERN);
+			assertThat(client.status().protocolVersion()).isEqualTo("2026-07-28");
+			assertThat(client.status().serverInfo().name()).isEqualTo("mcpx-modern-stdio-peer");
+			assertThatExceptionOfType(McpStreamLostException.class)
+				.isThrownBy(() -> client.callTool("crash", Map.of("item", "z")))
+				.withMessageContaining("exited with code 3");
+			// 2026-07-28 basic/transports/stdio §Unexpected Termination: the fresh process serves the next call.
+			assertThat(client.callTool("add_item", Map.of("item", "w")).text()).isEqualTo("added w");
+			assertThat(client.status().era()).isEqualTo(ProtocolEra.MODERN);
+		}
+		assertThat(StdioPeer.executions(log(), "crash")).isEqualTo(1);
+		assertThat(StdioPeer.executions(log(), "add_item")).isEqualTo(1);
+		assertThat(StdioPeer.starts(log())).isEqualTo(2);
+	}
+
+	@Test
 	void theProcessStartsOnFirstUseNotWhenTheClientIsBuilt() {
 		try (McpClient client = client(StdioPeer.command(log())).protocol(ProtocolMode.LEGACY).build()) {
 			assertThat(StdioPeer.starts(log())).isZero();
