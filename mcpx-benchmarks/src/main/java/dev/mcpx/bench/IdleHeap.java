@@ -12,7 +12,7 @@ import java.util.TreeMap;
 import org.springframework.http.converter.ByteArrayHttpMessageConverter;
 import org.springframework.web.client.RestClient;
 
-import dev.mcpx.client.internal.transport.BlockingJdkRequestFactory;
+import dev.mcpx.client.internal.transport.http.BlockingJdkRequestFactory;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 

@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.mcpx.client.model.ProcessStatus;
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpEventListener;

@@ -2,7 +2,6 @@ package dev.mcpx.client;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,17 +13,18 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.error.McpCapabilityException;
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpProtocolException;
-import dev.mcpx.client.error.McpSessionExpiredException;
 import dev.mcpx.client.internal.catalogue.Catalogue;
 import dev.mcpx.client.internal.catalogue.ToolRegistry;
 import dev.mcpx.client.internal.protocol.JsonRpc;
 import dev.mcpx.client.internal.protocol.McpMethods;
 import dev.mcpx.client.internal.protocol.ResultMapper;
 import dev.mcpx.client.internal.protocol.ToolHeaders;
+import dev.mcpx.client.internal.recovery.Pagination;
 import dev.mcpx.client.internal.recovery.RequestExecutor;
 import dev.mcpx.client.internal.session.McpRequest;
 import dev.mcpx.client.internal.session.ProtocolSession;
@@ -77,6 +77,8 @@ final class DefaultMcpClient implements McpClient {
 
 	private final ObservationRegistry observations;
 
+	private final Pagination pagination;
+
 	private volatile AutoCloseable resources = () -> {
 	};
 
@@ -95,6 +97,7 @@ final class DefaultMcpClient implements McpClient {
 		this.catalogue = catalogue;
 		this.catalogueView = new McpCatalogue(catalogue);
 		this.observations = observations;
+		this.pagination = new Pagination(name, jsonRpc);
 		this.connected = connected;
 		// The replay gate's evidence and the modern call headers: an unknown tool is listed.
 		tools.listWith(this::refreshTools);
@@ -285,60 +288,9 @@ final class DefaultMcpClient implements McpClient {
 		return "McpClient[" + this.name + "]";
 	}
 
-	/**
-	 * Follows {@code nextCursor} until the listing ends (2025-11-25
-	 * server/utilities/pagination). A cursor the server repeats would loop forever, so it
-	 * ends the listing with an error instead. A cursor belongs to its session: when the
-	 * session expires mid-listing, the listing restarts once from its first page in the new
-	 * session (DESIGN §2.1).
-	 */
+	/** Every page of a listing, through the one way a request leaves the client API. */
 	private <T> Catalogue.Listing<T> listAll(String method, String field, Function<JsonNode, T> mapper) {
-		try {
-			return listPages(method, field, mapper);
-		}
-		catch (ExpiredMidListing ex) {
-			try {
-				return listPages(method, field, mapper);
-			}
-			catch (ExpiredMidListing again) {
-				throw again.expiry;
-			}
-		}
-	}
-
-	private <T> Catalogue.Listing<T> listPages(String method, String field, Function<JsonNode, T> mapper) {
-		List<T> items = new ArrayList<>();
-		Duration ttl = null;
-		Set<String> seenCursors = new HashSet<>();
-		String cursor = null;
-		do {
-			ObjectNode params = null;
-			if (cursor != null) {
-				params = this.jsonRpc.object();
-				params.put("cursor", cursor);
-			}
-			JsonNode page;
-			try {
-				page = send(method, params, null);
-			}
-			catch (McpSessionExpiredException ex) {
-				if (cursor != null) {
-					throw new ExpiredMidListing(ex);
-				}
-				throw ex;
-			}
-			for (JsonNode item : page.path(field)) {
-				items.add(mapper.apply(item));
-			}
-			ttl = shorter(ttl, pageTtl(page));
-			JsonNode next = page.get("nextCursor");
-			cursor = (next != null && next.isString()) ? next.stringValue() : null;
-			if (cursor != null && !seenCursors.add(cursor)) {
-				throw new McpProtocolException(this.name, method + " returned a cursor it had already returned", null);
-			}
-		}
-		while (cursor != null);
-		return new Catalogue.Listing<>(List.copyOf(items), ttl);
+		return this.pagination.listAll(method, field, mapper, this::pageTtl, (page, params) -> send(page, params, null));
 	}
 
 	/**
@@ -346,7 +298,7 @@ final class DefaultMcpClient implements McpClient {
 	 * server/utilities/caching §Time-to-Live). Legacy pages carry none: {@code null}, the
 	 * catalogue's default applies.
 	 */
-	private Duration pageTtl(JsonNode page) {
+	private @Nullable Duration pageTtl(JsonNode page) {
 		if (currentEra() != ProtocolEra.MODERN) {
 			return null;
 		}
@@ -354,15 +306,7 @@ final class DefaultMcpClient implements McpClient {
 		return Duration.ofMillis((ttlMs != null && ttlMs.isIntegralNumber()) ? Math.max(0, ttlMs.longValue()) : 0);
 	}
 
-	/** The listing is fresh while every page is: the shortest page freshness wins. */
-	private static Duration shorter(Duration a, Duration b) {
-		if (a == null) {
-			return b;
-		}
-		return (b == null || a.compareTo(b) <= 0) ? a : b;
-	}
-
-	private JsonNode send(String method, JsonNode params, String toolName) {
+	private JsonNode send(String method, @Nullable JsonNode params, @Nullable String toolName) {
 		return send(method, params, toolName, (state) -> Map.of());
 	}
 
@@ -370,7 +314,7 @@ final class DefaultMcpClient implements McpClient {
 	 * The one way a request leaves the client API: connecting first if need be, then
 	 * through the executor, observed and counted whatever happens on the way.
 	 */
-	private JsonNode send(String method, JsonNode params, String toolName,
+	private JsonNode send(String method, @Nullable JsonNode params, @Nullable String toolName,
 			Function<SessionState, Map<String, String>> headers) {
 		if (this.closed.get()) {
 			throw new McpException(this.name, "the client is closed", null);
@@ -429,18 +373,6 @@ final class DefaultMcpClient implements McpClient {
 		if (value == null || value.isBlank()) {
 			throw new IllegalArgumentException("The " + what + " must not be empty");
 		}
-	}
-
-	/** A later page of a listing met an expired session: its cursor died with the session. */
-	private static final class ExpiredMidListing extends RuntimeException {
-
-		private final McpSessionExpiredException expiry;
-
-		ExpiredMidListing(McpSessionExpiredException expiry) {
-			super(null, null, false, false);
-			this.expiry = expiry;
-		}
-
 	}
 
 }

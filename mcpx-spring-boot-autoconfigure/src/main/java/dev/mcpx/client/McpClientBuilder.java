@@ -26,24 +26,26 @@ import dev.mcpx.client.internal.catalogue.Catalogue;
 import dev.mcpx.client.internal.catalogue.ToolRegistry;
 import dev.mcpx.client.internal.events.McpEvents;
 import dev.mcpx.client.internal.protocol.JsonRpc;
+import dev.mcpx.client.internal.protocol.Redaction;
 import dev.mcpx.client.internal.recovery.Keepalive;
 import dev.mcpx.client.internal.recovery.RecoveringExecutor;
 import dev.mcpx.client.internal.session.BackgroundTasks;
 import dev.mcpx.client.internal.session.EraDetectingSession;
+import dev.mcpx.client.internal.session.Exchange;
 import dev.mcpx.client.internal.session.InputAnswers;
-import dev.mcpx.client.internal.session.JsonRpcExchange;
 import dev.mcpx.client.internal.session.LegacySession;
 import dev.mcpx.client.internal.session.ListenLoop;
 import dev.mcpx.client.internal.session.ModernSession;
 import dev.mcpx.client.internal.session.ProtocolSession;
-import dev.mcpx.client.internal.session.ServerMessageListener;
+import dev.mcpx.client.internal.session.ServerRequests;
 import dev.mcpx.client.internal.session.SessionSettings;
-import dev.mcpx.client.internal.session.StdioSession;
-import dev.mcpx.client.internal.transport.BlockingJdkRequestFactory;
-import dev.mcpx.client.internal.transport.HttpTransport;
+import dev.mcpx.client.internal.transport.McpTransport;
+import dev.mcpx.client.internal.transport.stdio.LaunchSpec;
+import dev.mcpx.client.internal.transport.stdio.StdioTransport;
 import dev.mcpx.client.internal.transport.Watchdog;
+import dev.mcpx.client.internal.transport.http.BlockingJdkRequestFactory;
+import dev.mcpx.client.internal.transport.http.HttpTransport;
 import dev.mcpx.client.model.Implementation;
-import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.recovery.DefaultReplayGate;
 import dev.mcpx.client.recovery.ProcessRestartPolicy;
 import dev.mcpx.client.recovery.RecoveryPolicy;
@@ -414,35 +416,32 @@ public final class McpClientBuilder {
 		Catalogue catalogue = new Catalogue(this.name, this.catalogueTtl, this.clock, events);
 		events.add(catalogue);
 		McpNotificationListener applicationListener = this.notificationListener;
-		ServerMessageListener notifications = (upstream, method, params) -> {
-			catalogue.onNotification(upstream, method, params);
-			applicationListener.onNotification(upstream, method, params);
-		};
-		McpCredentials creds = (this.command == null) ? this.credentials : null;
-		ProtocolSession session;
+		Redaction redaction = new Redaction();
+		McpTransport transport;
 		if (this.command != null) {
-			StdioSession stdio = stdioSession(settings, jsonRpc, notifications, events);
+			StdioCommand c = this.command;
+			LaunchSpec launch = new LaunchSpec(c.command(), c.args(), c.env(), c.workingDirectory(),
+					c.inheritEnv() ? null : StdioCommand.MINIMAL_ENVIRONMENT);
+			StdioTransport stdio = new StdioTransport(this.name, launch, this.restartPolicy, jsonRpc,
+					this.maxMessageBytes, this.clock);
 			stats.process(stdio::status);
-			session = stdio;
+			transport = stdio;
 		}
 		else {
-			HttpTransport transport = new HttpTransport(restClient(releasedOnClose), this.url);
-			JsonRpcExchange exchange = new JsonRpcExchange(settings, transport, jsonRpc, watchdog, background,
-					notifications, events);
-			Map<String, String> fixedHeaders = Map.copyOf(this.headers);
-			Consumer<HttpHeaders> provider = this.headersProvider;
-			Consumer<HttpHeaders> baseHeaders = (h) -> {
-				fixedHeaders.forEach(h::set);
-				provider.accept(h);
-				if (creds != null) {
-					creds.apply(h);
-				}
-			};
-			session = session(settings, exchange, baseHeaders, events);
+			transport = new HttpTransport(this.name, restClient(releasedOnClose), this.url, baseHeaders(), jsonRpc,
+					watchdog, redaction, this.maxMessageBytes, this.recoveryPolicy.expiryOnBadRequest(),
+					releasedOnClose);
 		}
+		Exchange exchange = new Exchange(this.name, transport, jsonRpc, watchdog, background,
+				(upstream, method, params) -> {
+					catalogue.onNotification(upstream, method, params);
+					applicationListener.onNotification(upstream, method, params);
+				}, new ServerRequests(this.name, jsonRpc), redaction);
+		ProtocolSession session = session(settings, exchange, events);
 		ToolRegistry tools = new ToolRegistry();
 		events.add(tools);
 		ReplayGate gate = (this.replayGate != null) ? this.replayGate : new DefaultReplayGate(this.recoveryPolicy);
+		McpCredentials creds = this.credentials;
 		RecoveringExecutor executor = new RecoveringExecutor(this.name, session, this.recoveryPolicy, gate, tools,
 				events, (creds != null) ? (refusal) -> creds.refresh() : null);
 		ListenLoop listenLoop = new ListenLoop(this.name, session);
@@ -458,34 +457,27 @@ public final class McpClientBuilder {
 			}
 			watchdog.close();
 			background.close();
-			for (AutoCloseable resource : releasedOnClose) {
-				resource.close();
-			}
+			transport.close();
 		});
 		return client;
 	}
 
-	/**
-	 * A stdio upstream: one process per generation, the era fixed by {@link #protocol} or
-	 * probed in {@code auto} mode (2026-07-28 basic/transports/stdio §Backward Compatibility).
-	 */
-	private StdioSession stdioSession(SessionSettings settings, JsonRpc jsonRpc, ServerMessageListener notifications,
-			McpEvents events) {
-		ProtocolEra forced = switch (this.protocol) {
-			case LEGACY -> ProtocolEra.LEGACY;
-			case MODERN -> ProtocolEra.MODERN;
-			case AUTO -> null;
+	/** The headers every message carries: the fixed ones, the computed ones, the credentials. */
+	private Consumer<HttpHeaders> baseHeaders() {
+		Map<String, String> fixedHeaders = Map.copyOf(this.headers);
+		Consumer<HttpHeaders> provider = this.headersProvider;
+		McpCredentials creds = this.credentials;
+		return (h) -> {
+			fixedHeaders.forEach(h::set);
+			provider.accept(h);
+			if (creds != null) {
+				creds.apply(h);
+			}
 		};
-		return new StdioSession(settings, this.command, this.restartPolicy, forced, jsonRpc, notifications,
-				(state, previous) -> events.publish(new McpEraDetectedEvent(this.name, state.era(),
-						state.protocolVersion(), previous)),
-				this.clock);
 	}
 
-	private ProtocolSession session(SessionSettings settings, JsonRpcExchange exchange,
-			Consumer<HttpHeaders> baseHeaders, McpEvents events) {
-		int resumptionAttempts = this.recoveryPolicy.brokenStream() ? this.recoveryPolicy.resumptionAttempts() : 0;
-		LegacySession legacy = new LegacySession(settings, exchange, baseHeaders, resumptionAttempts);
+	private ProtocolSession session(SessionSettings settings, Exchange exchange, McpEvents events) {
+		LegacySession legacy = new LegacySession(settings, exchange);
 		McpInputHandler handler = this.inputHandler;
 		InputAnswers answers = (handler == null) ? null : new InputAnswers() {
 
@@ -495,14 +487,13 @@ public final class McpClientBuilder {
 			}
 
 			@Override
-			public JsonNode answer(String key, String method, JsonNode params, String originalMethod) {
+			public JsonNode answer(String key, String method, @Nullable JsonNode params, String originalMethod) {
 				return handler.answer(new McpInputHandler.InputRequest(McpClientBuilder.this.name, key, method, params,
 						originalMethod));
 			}
 
 		};
-		ModernSession modern = new ModernSession(settings, exchange, baseHeaders, answers,
-				this.protocol == ProtocolMode.MODERN);
+		ModernSession modern = new ModernSession(settings, exchange, answers, this.protocol == ProtocolMode.MODERN);
 		return switch (this.protocol) {
 			case LEGACY -> legacy;
 			case MODERN -> modern;

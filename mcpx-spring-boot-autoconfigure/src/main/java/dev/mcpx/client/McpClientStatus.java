@@ -4,6 +4,7 @@ import java.time.Instant;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.mcpx.client.model.ProcessStatus;
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.model.ProtocolEra;

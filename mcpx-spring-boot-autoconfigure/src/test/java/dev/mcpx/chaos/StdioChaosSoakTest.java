@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.mcpx.client.McpClient;
-import dev.mcpx.client.ProcessStatus;
+import dev.mcpx.client.model.ProcessStatus;
 import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpStreamLostException;

@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.mcpx.client.McpClientStatus;
-import dev.mcpx.client.ProcessStatus;
+import dev.mcpx.client.model.ProcessStatus;
 import dev.mcpx.client.model.Implementation;
 
 /**

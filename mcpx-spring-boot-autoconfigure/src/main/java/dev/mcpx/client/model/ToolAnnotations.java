@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  * additional effect
  * @param openWorldHint whether the tool interacts with an open world of external entities
  */
-public record ToolAnnotations(@Nullable String title, Boolean readOnlyHint, Boolean destructiveHint, Boolean idempotentHint,
-		Boolean openWorldHint) {
+public record ToolAnnotations(@Nullable String title, @Nullable Boolean readOnlyHint, @Nullable Boolean destructiveHint,
+		@Nullable Boolean idempotentHint, @Nullable Boolean openWorldHint) {
 
 	/** No annotations at all. */
 	public static final ToolAnnotations NONE = new ToolAnnotations(null, null, null, null, null);

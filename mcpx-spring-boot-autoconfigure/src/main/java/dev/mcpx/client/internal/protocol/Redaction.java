@@ -1,11 +1,17 @@
 package dev.mcpx.client.internal.protocol;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns secrets into forms safe for logs, events, health and exception messages.
+ * Turns secrets into forms safe for logs, events, health and exception messages. One
+ * instance per client also remembers the session ids the client held, so that a server's
+ * error text naming one, even after its session is gone, is scrubbed of it.
  */
 public final class Redaction {
 
@@ -15,10 +21,47 @@ public final class Redaction {
 	/** Values shorter than this are not treated as secrets when scrubbing text. */
 	private static final int MIN_SECRET_LENGTH = 6;
 
+	/** Enough past sessions to cover any error still in flight about them. */
+	static final int MAX_HELD_SESSION_IDS = 8;
+
 	/** Splits a secret into its words (for example the token of {@code "Bearer <token>"}). */
 	private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
-	private Redaction() {
+	/** Session ids this client held, newest last. */
+	private final Deque<String> heldSessionIds = new ArrayDeque<>();
+
+	/**
+	 * Records a session id the client was given.
+	 * @param sessionId the session id
+	 */
+	public void remember(String sessionId) {
+		synchronized (this.heldSessionIds) {
+			this.heldSessionIds.addLast(sessionId);
+			while (this.heldSessionIds.size() > MAX_HELD_SESSION_IDS) {
+				this.heldSessionIds.removeFirst();
+			}
+		}
+	}
+
+	/**
+	 * Removes secrets from text a server wrote (an error message may echo the session id or
+	 * a header the client sent): every session id this client held and every given value,
+	 * and each long word of them, become their redacted form.
+	 * @param text the server's text
+	 * @param sent the values the client sent with the message (header values), read only
+	 * when the text is long enough to hold one
+	 * @return the text without them
+	 */
+	public @Nullable String scrub(@Nullable String text, Iterable<String> sent) {
+		if (text == null || text.length() < MIN_SECRET_LENGTH) {
+			return text; // too short to hold any secret this would hide
+		}
+		List<String> secrets = new ArrayList<>();
+		sent.forEach(secrets::add);
+		synchronized (this.heldSessionIds) {
+			secrets.addAll(this.heldSessionIds);
+		}
+		return scrubbed(text, secrets);
 	}
 
 	/**
@@ -36,18 +79,7 @@ public final class Redaction {
 		return sessionId.substring(0, SESSION_ID_PREFIX) + "…";
 	}
 
-	/**
-	 * Removes secrets from text a server wrote (an error message may echo the session id
-	 * or a header the client sent): each secret, and each long word of it, becomes its
-	 * redacted form.
-	 * @param text the server's text
-	 * @param secrets the values to hide, for example header values
-	 * @return the text without them
-	 */
-	public static String scrub(@Nullable String text, Iterable<String> secrets) {
-		if (text == null || text.length() < MIN_SECRET_LENGTH) {
-			return text; // too short to hold any secret this would hide
-		}
+	private static String scrubbed(String text, List<String> secrets) {
 		String scrubbed = text;
 		for (String secret : secrets) {
 			scrubbed = hide(scrubbed, secret);

@@ -1,13 +1,19 @@
 package dev.mcpx.client.internal.session;
 
+import java.io.Closeable;
+import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.BiConsumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpUnsupportedVersionException;
+import dev.mcpx.client.internal.transport.ListenOutcome;
+import dev.mcpx.client.internal.transport.Resumption;
 import dev.mcpx.client.model.ProtocolEra;
 import tools.jackson.databind.JsonNode;
 
@@ -82,7 +88,7 @@ public final class EraDetectingSession implements ProtocolSession {
 			state = openLegacy();
 		}
 		catch (McpException ex) {
-			if (!EraEvidence.showsLegacyServer(ex)) {
+			if (!EraEvidence.showsLegacyServer(ex) && !EraEvidence.refusesDiscovery(ex)) {
 				throw ex;
 			}
 			logger.debug("[" + this.upstream + "] the modern probe was rejected (" + ex.getMessage()
@@ -125,13 +131,18 @@ public final class EraDetectingSession implements ProtocolSession {
 	}
 
 	@Override
-	public JsonRpcExchange.ListenOutcome listen(SessionState on, java.util.function.Consumer<java.io.Closeable> opened) {
+	public ListenOutcome listen(SessionState on, Consumer<Closeable> opened) {
 		return of(on).listen(on, opened);
 	}
 
 	@Override
-	public SessionState negotiate(SessionState refused, List<String> supported) {
-		return of(refused).negotiate(refused, supported);
+	public JsonNode resume(SessionState on, McpRequest request, Resumption from, Duration remaining) {
+		return of(on).resume(on, request, from, remaining);
+	}
+
+	@Override
+	public @Nullable SessionState negotiate(@Nullable SessionState refused, List<String> supported) {
+		return (refused != null) ? of(refused).negotiate(refused, supported) : this.modern.negotiate(null, supported);
 	}
 
 	/**

@@ -2,6 +2,7 @@ package dev.mcpx.client.internal.session;
 
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpHttpStatusException;
+import dev.mcpx.client.error.McpJsonRpcException;
 
 /**
  * What a failed exchange says about the era of the server that answered it (2026-07-28
@@ -39,6 +40,18 @@ public final class EraEvidence {
 	 * @param failure the failure of a legacy request
 	 * @return {@code true} when the server answered an HTTP error with a modern code
 	 */
+	/**
+	 * Whether a {@code server/discover} probe was answered with a JSON-RPC error that is not
+	 * a modern one: a legacy server refusing an unknown method before {@code initialize}
+	 * (2026-07-28 basic/transports/stdio §Backward Compatibility: any other error means
+	 * legacy, and the fallback MUST NOT be keyed to one specific code).
+	 * @param failure the probe's failure
+	 * @return {@code true} for a JSON-RPC error outside the modern range
+	 */
+	public static boolean refusesDiscovery(McpException failure) {
+		return failure instanceof McpJsonRpcException error && !isModernErrorCode(error.code());
+	}
+
 	public static boolean showsModernServer(McpException failure) {
 		return failure instanceof McpHttpStatusException status && status.jsonRpcCode() != null
 				&& isModernErrorCode(status.jsonRpcCode());

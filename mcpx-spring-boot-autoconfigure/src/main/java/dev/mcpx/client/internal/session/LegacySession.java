@@ -2,16 +2,20 @@ package dev.mcpx.client.internal.session;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.io.Closeable;
 import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.HttpHeaders;
 
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpProtocolException;
 import dev.mcpx.client.internal.protocol.McpMethods;
+import dev.mcpx.client.internal.transport.Envelope;
+import dev.mcpx.client.internal.transport.ListenOutcome;
+import dev.mcpx.client.internal.transport.Resumption;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.model.ProtocolEra;
 import tools.jackson.databind.JsonNode;
@@ -40,17 +44,9 @@ public final class LegacySession implements ProtocolSession {
 	/** Bound of the DELETE that ends a session on close: shutting down must not hang. */
 	public static final Duration DELETE_TIMEOUT = Duration.ofSeconds(2);
 
-	private static final String SESSION_ID_HEADER = "MCP-Session-Id";
-
-	private static final String PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version";
-
 	private final SessionSettings settings;
 
-	private final JsonRpcExchange exchange;
-
-	private final Consumer<HttpHeaders> baseHeaders;
-
-	private final ExchangeOptions options;
+	private final Exchange exchange;
 
 	private final Object handshakeLock = new Object();
 
@@ -73,16 +69,10 @@ public final class LegacySession implements ProtocolSession {
 	 * Creates a session that opens on first use.
 	 * @param settings the client's settings
 	 * @param exchange performs the exchanges
-	 * @param baseHeaders adds headers every message carries (authorization, custom)
-	 * @param resumptionAttempts how often a broken event stream is resumed with
-	 * {@code Last-Event-ID}; 0 for never
 	 */
-	public LegacySession(SessionSettings settings, JsonRpcExchange exchange, Consumer<HttpHeaders> baseHeaders,
-			int resumptionAttempts) {
+	public LegacySession(SessionSettings settings, Exchange exchange) {
 		this.settings = settings;
 		this.exchange = exchange;
-		this.baseHeaders = baseHeaders;
-		this.options = ExchangeOptions.legacy(resumptionAttempts);
 	}
 
 	/**
@@ -180,7 +170,16 @@ public final class LegacySession implements ProtocolSession {
 
 	@Override
 	public JsonNode request(SessionState on, McpRequest request) {
-		return this.exchange.request(request.method(), request.params(), headers(on), request.timeout(), this.options)
+		return this.exchange
+			.request(request.method(), request.params(), envelope(on, request.method()), request.timeout(),
+					ExchangeOptions.LEGACY)
+			.result();
+	}
+
+	@Override
+	public JsonNode resume(SessionState on, McpRequest request, Resumption from, Duration remaining) {
+		return this.exchange
+			.resume(from, envelope(on, request.method()), request.timeout(), remaining, ExchangeOptions.LEGACY)
 			.result();
 	}
 
@@ -193,13 +192,13 @@ public final class LegacySession implements ProtocolSession {
 	 * @throws McpException on any failure
 	 */
 	public void notify(SessionState on, String method, @Nullable JsonNode params, Duration timeout) {
-		this.exchange.notify(method, params, headers(on), timeout);
+		this.exchange.notify(method, params, envelope(on, method), timeout);
 	}
 
 	/** 2025-11-25 transports §Listening for Messages from the Server: a GET on the session. */
 	@Override
-	public JsonRpcExchange.ListenOutcome listen(SessionState on, Consumer<java.io.Closeable> opened) {
-		return this.exchange.listen(null, headers(on), opened, this.options);
+	public ListenOutcome listen(SessionState on, Consumer<Closeable> opened) {
+		return this.exchange.listen(null, envelope(on, "listen"), opened, ExchangeOptions.LEGACY);
 	}
 
 	/**
@@ -211,7 +210,7 @@ public final class LegacySession implements ProtocolSession {
 		this.closed = true;
 		SessionState current = this.state;
 		if (current != null && current.hasSessionId()) {
-			int status = this.exchange.delete(headers(current), DELETE_TIMEOUT);
+			int status = this.exchange.end(envelope(current, "DELETE"), DELETE_TIMEOUT);
 			logger.debug("[" + this.settings.upstream() + "] ended session " + current.redactedSessionId()
 					+ " (DELETE answered " + status + ")");
 		}
@@ -233,27 +232,28 @@ public final class LegacySession implements ProtocolSession {
 		ObjectNode clientInfo = params.putObject("clientInfo");
 		clientInfo.put("name", this.settings.clientInfo().name());
 		clientInfo.put("version", this.settings.clientInfo().version());
-		// 2025-11-25 transports §Session Management, rule 4: a new session starts without a session id.
-		JsonRpcExchange.Reply reply = this.exchange.request(McpMethods.INITIALIZE, params, this.baseHeaders, timeout,
-				ExchangeOptions.legacy(0));
+		this.exchange.open(generation, timeout);
+		// 2025-11-25 basic/transports §Session Management, rule 4: a new session starts without a session id.
+		Exchange.Reply reply = this.exchange.request(McpMethods.INITIALIZE, params,
+				Envelope.unsessioned(McpMethods.INITIALIZE, generation), timeout, ExchangeOptions.HANDSHAKE);
 		JsonNode result = reply.result();
 		String version = result.path("protocolVersion").asString(null);
 		if (version == null || !SUPPORTED_VERSIONS.contains(version)) {
 			throw new McpProtocolException(this.settings.upstream(), "the server chose protocol version '" + version
 					+ "', which this client does not speak; it speaks " + SUPPORTED_VERSIONS, null);
 		}
-		String sessionId = reply.headers().getFirst(SESSION_ID_HEADER);
+		String sessionId = reply.sessionId();
 		if (sessionId != null && !isVisibleAscii(sessionId)) {
 			// 2025-11-25 transports §Session Management, rule 1: visible ASCII only; never echo anything else.
 			throw new McpProtocolException(this.settings.upstream(),
 					"the server assigned a session id with characters outside visible ASCII (0x21-0x7E)", null);
 		}
 		if (sessionId != null) {
-			this.exchange.remember(sessionId);
+			this.exchange.redaction().remember(sessionId);
 		}
 		SessionState next = new SessionState(ProtocolEra.LEGACY, generation, sessionId, version, implementation(result.path("serverInfo")),
 				result.path("capabilities"));
-		this.exchange.notify(McpMethods.INITIALIZED, null, headers(next), timeout);
+		this.exchange.notify(McpMethods.INITIALIZED, null, envelope(next, McpMethods.INITIALIZED), timeout);
 		if (generation == 1) {
 			logger.info("[" + this.settings.upstream() + "] connected: legacy era, protocol " + version + ", server "
 					+ next.serverInfo().name() + " " + next.serverInfo().version() + ", session "
@@ -266,17 +266,12 @@ public final class LegacySession implements ProtocolSession {
 	}
 
 	/**
-	 * The headers of every message of a session after {@code initialize}: the session id
-	 * (rule 2) and the protocol version (2025-11-25 transports §Protocol Version Header).
+	 * What every message of a session after {@code initialize} carries: the session id
+	 * (2025-11-25 basic/transports §Session Management, rule 2) and the protocol version
+	 * (§Protocol Version Header).
 	 */
-	private Consumer<HttpHeaders> headers(SessionState on) {
-		return (headers) -> {
-			this.baseHeaders.accept(headers);
-			if (on.sessionId() != null) {
-				headers.set(SESSION_ID_HEADER, on.sessionId());
-			}
-			headers.set(PROTOCOL_VERSION_HEADER, on.protocolVersion());
-		};
+	private static Envelope envelope(SessionState on, String method) {
+		return new Envelope(method, on.generation(), on.sessionId(), on.protocolVersion(), Map.of());
 	}
 
 	static boolean isVisibleAscii(String value) {

@@ -9,6 +9,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.internal.transport.ListenOutcome;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -91,18 +92,18 @@ public final class ListenLoop implements AutoCloseable {
 				sleep(IDLE_POLL);
 				continue;
 			}
-			JsonRpcExchange.ListenOutcome outcome;
+			ListenOutcome outcome;
 			try {
 				outcome = this.session.listen(state, (opened) -> this.stream = opened);
 			}
 			catch (McpException ex) {
 				logger.debug("[" + this.upstream + "] could not open the notification stream: " + ex.getMessage());
-				outcome = JsonRpcExchange.ListenOutcome.BROKEN;
+				outcome = ListenOutcome.BROKEN;
 			}
 			catch (RuntimeException ex) {
 				// Whatever a server sends, listening goes on: one bad stream must not end it.
 				logger.warn("[" + this.upstream + "] the notification stream failed: " + ex);
-				outcome = JsonRpcExchange.ListenOutcome.BROKEN;
+				outcome = ListenOutcome.BROKEN;
 			}
 			if (this.closed) {
 				return;

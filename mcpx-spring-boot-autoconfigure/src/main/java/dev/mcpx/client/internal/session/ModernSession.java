@@ -4,12 +4,14 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.io.Closeable;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.HttpHeaders;
 
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpHeaderMismatchException;
@@ -20,6 +22,8 @@ import dev.mcpx.client.error.McpProtocolException;
 import dev.mcpx.client.error.McpUnsupportedVersionException;
 import dev.mcpx.client.internal.protocol.HeaderValues;
 import dev.mcpx.client.internal.protocol.McpMethods;
+import dev.mcpx.client.internal.transport.Envelope;
+import dev.mcpx.client.internal.transport.ListenOutcome;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.model.ProtocolEra;
 import tools.jackson.databind.JsonNode;
@@ -58,9 +62,7 @@ public final class ModernSession implements ProtocolSession {
 
 	private final SessionSettings settings;
 
-	private final JsonRpcExchange exchange;
-
-	private final Consumer<HttpHeaders> baseHeaders;
+	private final Exchange exchange;
 
 	private final InputAnswers inputHandler;
 
@@ -68,7 +70,10 @@ public final class ModernSession implements ProtocolSession {
 
 	private final Object discoveryLock = new Object();
 
-	private volatile SessionState state;
+	private volatile @Nullable SessionState state;
+
+	/** The version the next discovery offers; guarded by {@code discoveryLock}. */
+	private String offeredVersion = SUPPORTED_VERSIONS.get(0);
 
 	private final boolean forced;
 
@@ -76,17 +81,15 @@ public final class ModernSession implements ProtocolSession {
 	 * Creates the modern exchange of one client.
 	 * @param settings the client's settings
 	 * @param exchange performs the exchanges
-	 * @param baseHeaders adds headers every request carries (authorization, custom)
 	 * @param inputHandler answers input requests
 	 * @param forced whether the era is fixed by configuration (no detector falls back to
 	 * legacy), so that a legacy server's rejection is explained as such
 	 */
-	public ModernSession(SessionSettings settings, JsonRpcExchange exchange, Consumer<HttpHeaders> baseHeaders,
-			@Nullable InputAnswers inputHandler, boolean forced) {
+	public ModernSession(SessionSettings settings, Exchange exchange, @Nullable InputAnswers inputHandler,
+			boolean forced) {
 		this.forced = forced;
 		this.settings = settings;
 		this.exchange = exchange;
-		this.baseHeaders = baseHeaders;
 		this.inputHandler = inputHandler;
 		this.clientCapabilities = exchange.jsonRpc().object();
 		if (inputHandler != null) {
@@ -101,8 +104,7 @@ public final class ModernSession implements ProtocolSession {
 
 	/**
 	 * Discovers the server once: its versions, capabilities and identity (2026-07-28
-	 * server/discover). A server that refuses the version is asked again with one it
-	 * supports.
+	 * server/discover). A refused version is the recovery layer's to renegotiate.
 	 */
 	@Override
 	public SessionState open() {
@@ -113,7 +115,7 @@ public final class ModernSession implements ProtocolSession {
 		synchronized (this.discoveryLock) {
 			if (this.state == null) {
 				try {
-					this.state = discover(SUPPORTED_VERSIONS.get(0));
+					this.state = discover(this.offeredVersion, 1);
 				}
 				catch (McpException ex) {
 					throw this.forced ? explained(ex) : ex;
@@ -133,20 +135,9 @@ public final class ModernSession implements ProtocolSession {
 		return failure;
 	}
 
-	private SessionState discover(String version) {
-		SessionState probe = new SessionState(ProtocolEra.MODERN, 1, null, version, null, null);
-		JsonNode result;
-		try {
-			result = send(probe, McpMethods.SERVER_DISCOVER, null, this.settings.handshakeTimeout(), Map.of());
-		}
-		catch (McpUnsupportedVersionException ex) {
-			String mutual = mutualVersion(ex.supported());
-			if (mutual == null) {
-				throw ex;
-			}
-			probe = new SessionState(ProtocolEra.MODERN, 1, null, mutual, null, null);
-			result = send(probe, McpMethods.SERVER_DISCOVER, null, this.settings.handshakeTimeout(), Map.of());
-		}
+	private SessionState discover(String version, long generation) {
+		SessionState probe = new SessionState(ProtocolEra.MODERN, generation, null, version, null, null);
+		JsonNode result = send(probe, McpMethods.SERVER_DISCOVER, null, this.settings.handshakeTimeout(), Map.of());
 		if (!result.path("supportedVersions").isArray()) {
 			throw new NotModernServerException(this.settings.upstream());
 		}
@@ -163,8 +154,11 @@ public final class ModernSession implements ProtocolSession {
 		JsonNode info = result.path(META).path(META_SERVER_INFO);
 		Implementation serverInfo = info.isObject() ? new Implementation(info.path("name").asString(""),
 				info.path("version").asString(""), info.path("title").asString(null)) : null;
-		SessionState discovered = new SessionState(ProtocolEra.MODERN, 1, null, chosen, serverInfo,
+		SessionState discovered = new SessionState(ProtocolEra.MODERN, generation, null, chosen, serverInfo,
 				result.path("capabilities"));
+		if (generation > 1) {
+			return discovered;
+		}
 		logger.info("[" + this.settings.upstream() + "] connected: modern era, protocol " + chosen + ", server "
 				+ ((serverInfo != null) ? serverInfo.name() + " " + serverInfo.version() : "(unnamed)"));
 		return discovered;
@@ -175,10 +169,36 @@ public final class ModernSession implements ProtocolSession {
 		return this.state;
 	}
 
-	/** Modern requests carry no session: nothing can expire. */
+	/**
+	 * Modern requests carry no session, so over HTTP nothing expires. A stdio upstream's
+	 * channel is its process: when the process ended, the server is discovered again on the
+	 * next generation, whose first request starts a new process, once for every caller that
+	 * saw the old one end (2026-07-28 basic/transports/stdio §Unexpected Termination).
+	 */
 	@Override
 	public SessionState renew(SessionState dead, RenewalListener listener) {
-		return open();
+		synchronized (this.discoveryLock) {
+			SessionState current = this.state;
+			if (current == null) {
+				return open();
+			}
+			if (current.generation() > dead.generation()) {
+				return current;
+			}
+			listener.expired(dead);
+			long started = System.nanoTime();
+			SessionState next;
+			try {
+				next = discover(current.protocolVersion(), dead.generation() + 1);
+			}
+			catch (McpException ex) {
+				listener.failed(dead, ex);
+				throw ex;
+			}
+			this.state = next;
+			listener.renewed(dead, next, java.time.Duration.ofNanos(System.nanoTime() - started));
+			return next;
+		}
 	}
 
 	@Override
@@ -190,13 +210,21 @@ public final class ModernSession implements ProtocolSession {
 		}
 	}
 
+	/**
+	 * Offers a mutually supported version from now on (2026-07-28 basic/versioning
+	 * §Protocol Version Negotiation): to the next discovery, when the refusal came to one.
+	 */
 	@Override
-	public SessionState negotiate(SessionState refused, List<String> supported) {
+	public @Nullable SessionState negotiate(@Nullable SessionState refused, List<String> supported) {
 		String mutual = mutualVersion(supported);
 		if (mutual == null) {
 			return null;
 		}
 		synchronized (this.discoveryLock) {
+			this.offeredVersion = mutual;
+			if (refused == null) {
+				return new SessionState(ProtocolEra.MODERN, 1, null, mutual, null, null);
+			}
 			SessionState next = new SessionState(ProtocolEra.MODERN, refused.generation(), null, mutual,
 					refused.serverInfo(), refused.capabilities());
 			this.state = next;
@@ -257,13 +285,14 @@ public final class ModernSession implements ProtocolSession {
 		return retry;
 	}
 
-	private JsonNode send(SessionState on, String method, JsonNode params, java.time.Duration timeout,
+	private JsonNode send(SessionState on, String method, @Nullable JsonNode params, Duration timeout,
 			Map<String, String> extraHeaders) {
 		ObjectNode withMeta = withMeta(on, params);
-		Consumer<HttpHeaders> headers = modernHeaders(on, method, withMeta, extraHeaders);
 		JsonNode result;
 		try {
-			result = this.exchange.request(method, withMeta, headers, timeout, ExchangeOptions.modern()).result();
+			result = this.exchange
+				.request(method, withMeta, envelope(on, method, withMeta, extraHeaders), timeout, ExchangeOptions.MODERN)
+				.result();
 		}
 		catch (McpHttpStatusException ex) {
 			throw typed(ex, method);
@@ -288,19 +317,20 @@ public final class ModernSession implements ProtocolSession {
 		return withMeta;
 	}
 
-	/** The headers that mirror the body (transports/streamable-http §Request Metadata). */
-	private Consumer<HttpHeaders> modernHeaders(SessionState on, String method, JsonNode body,
-			Map<String, String> extraHeaders) {
+	/**
+	 * What a modern request carries besides its JSON: the protocol version and the metadata
+	 * mirrored from the body (2026-07-28 transports/streamable-http §Request Metadata), then
+	 * a tool's own header parameters (§Schema Extension).
+	 */
+	private static Envelope envelope(SessionState on, String method, JsonNode body, Map<String, String> extra) {
+		Map<String, String> mirrored = new LinkedHashMap<>();
+		mirrored.put(METHOD_HEADER, method);
 		String name = mirroredName(method, body);
-		return (h) -> {
-			this.baseHeaders.accept(h);
-			h.set(PROTOCOL_VERSION_HEADER, on.protocolVersion());
-			h.set(METHOD_HEADER, method);
-			if (name != null) {
-				h.set(NAME_HEADER, HeaderValues.encode(name));
-			}
-			extraHeaders.forEach(h::set);
-		};
+		if (name != null) {
+			mirrored.put(NAME_HEADER, HeaderValues.encode(name));
+		}
+		mirrored.putAll(extra);
+		return new Envelope(method, on.generation(), null, on.protocolVersion(), mirrored);
 	}
 
 	/**
@@ -375,23 +405,21 @@ public final class ModernSession implements ProtocolSession {
 	 * three list changes, with the request metadata every request carries.
 	 */
 	@Override
-	public JsonRpcExchange.ListenOutcome listen(SessionState on, Consumer<java.io.Closeable> opened) {
+	public ListenOutcome listen(SessionState on, Consumer<Closeable> opened) {
 		ObjectNode params = this.exchange.jsonRpc().object();
 		ObjectNode filter = params.putObject("notifications");
 		filter.put("toolsListChanged", true);
 		filter.put("promptsListChanged", true);
 		filter.put("resourcesListChanged", true);
 		ObjectNode withMeta = withMeta(on, params);
-		return this.exchange.listen(withMeta, modernHeaders(on, McpMethods.SUBSCRIPTIONS_LISTEN, withMeta, Map.of()),
-				opened, ExchangeOptions.modern());
+		return this.exchange.listen(withMeta, envelope(on, McpMethods.SUBSCRIPTIONS_LISTEN, withMeta, Map.of()), opened,
+				ExchangeOptions.MODERN);
 	}
 
 	/** Nothing to end: modern requests hold no server-side state. */
 	@Override
 	public void close() {
 	}
-
-	private static final String PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version";
 
 	private static final String METHOD_HEADER = "Mcp-Method";
 

@@ -1,10 +1,15 @@
 package dev.mcpx.client.internal.session;
 
+import java.io.Closeable;
+import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.internal.transport.ListenOutcome;
+import dev.mcpx.client.internal.transport.Resumption;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -52,13 +57,29 @@ public interface ProtocolSession {
 	JsonNode request(SessionState on, McpRequest request);
 
 	/**
-	 * Picks another protocol version after the server refused the state's version.
-	 * @param refused the state whose version was refused
-	 * @param supported the versions the server said it supports
-	 * @return the state to retry on, absent when this era cannot renegotiate
-	 * @throws McpException if no version is supported by both
+	 * Reads on from where the response stream of a request sent on the given state broke.
+	 * One attempt; only eras whose streams are resumable hand out a {@link Resumption}.
+	 * @param on the state the request was sent on
+	 * @param request the request
+	 * @param from where its stream broke
+	 * @param remaining what is left of the request's timeout
+	 * @return the result
+	 * @throws McpException on any failure
 	 */
-	default @Nullable SessionState negotiate(SessionState refused, List<String> supported) {
+	default JsonNode resume(SessionState on, McpRequest request, Resumption from, Duration remaining) {
+		throw new IllegalStateException("the " + on.era() + " era does not resume streams");
+	}
+
+	/**
+	 * Picks another protocol version after the server refused the one sent, for what is sent
+	 * next.
+	 * @param refused the state whose version was refused, absent when the refusal came to
+	 * the discovery that opens the session
+	 * @param supported the versions the server said it supports
+	 * @return the state to retry on (when opening, a state naming the version the next
+	 * discovery offers), absent when this era cannot renegotiate or no version is mutual
+	 */
+	default @Nullable SessionState negotiate(@Nullable SessionState refused, List<String> supported) {
 		return null;
 	}
 
@@ -82,7 +103,7 @@ public interface ProtocolSession {
 	 * @return how the stream ended
 	 * @throws McpException if the stream could not be opened
 	 */
-	JsonRpcExchange.ListenOutcome listen(SessionState on, java.util.function.Consumer<java.io.Closeable> opened);
+	ListenOutcome listen(SessionState on, Consumer<Closeable> opened);
 
 	/**
 	 * Ends the session, bounded, errors ignored.

@@ -5,13 +5,12 @@ import java.io.IOException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A response stream ended before the response it was expected to carry.
+ * A response stream ended before the response it was expected to carry: the request may
+ * have executed.
  */
 public final class StreamBrokenException extends IOException {
 
-	private final String lastEventId;
-
-	private final long retryMillis;
+	private final @Nullable Resumption resumption;
 
 	private final boolean sessionGone;
 
@@ -19,51 +18,42 @@ public final class StreamBrokenException extends IOException {
 	 * Creates an exception for a broken stream.
 	 * @param message what ended the stream
 	 * @param cause the I/O failure, absent for a clean end of stream
-	 * @param lastEventId the id of the last event received
-	 * @param retryMillis the last {@code retry:} delay received, or {@code -1}
+	 * @param resumption where the stream may be resumed from, absent when it cannot be
 	 */
-	public StreamBrokenException(String message, @Nullable Throwable cause, @Nullable String lastEventId, long retryMillis) {
-		this(message, cause, lastEventId, retryMillis, false);
+	public StreamBrokenException(String message, @Nullable Throwable cause, @Nullable Resumption resumption) {
+		this(message, cause, resumption, false);
 	}
 
 	/**
-	 * Creates an exception for a broken stream whose resumption showed the session gone.
+	 * Creates an exception for a broken stream whose session is gone too (a resumption
+	 * answered 404; a stdio process that exited after the request was written).
 	 * @param message what ended the stream
 	 * @param cause the I/O failure, absent for a clean end of stream
-	 * @param lastEventId the id of the last event received
-	 * @param retryMillis the last {@code retry:} delay received, or {@code -1}
-	 * @param sessionGone whether a resumption attempt was answered 404
+	 * @param resumption where the stream may be resumed from, absent when it cannot be
+	 * @param sessionGone whether the session the stream belonged to is gone
 	 */
-	public StreamBrokenException(String message, @Nullable Throwable cause, @Nullable String lastEventId, long retryMillis,
+	public StreamBrokenException(String message, @Nullable Throwable cause, @Nullable Resumption resumption,
 			boolean sessionGone) {
 		super(message, cause);
-		this.lastEventId = lastEventId;
-		this.retryMillis = retryMillis;
+		this.resumption = resumption;
 		this.sessionGone = sessionGone;
 	}
 
 	/**
-	 * Whether resuming the stream was answered 404: the session it belonged to is gone.
+	 * Where the stream may be resumed from.
+	 * @return the resumption, absent when the stream cannot be resumed
+	 */
+	public @Nullable Resumption resumption() {
+		return this.resumption;
+	}
+
+	/**
+	 * Whether the session the stream belonged to is gone, so the request can only be
+	 * answered in a new session.
 	 * @return {@code true} when the session is gone
 	 */
 	public boolean sessionGone() {
 		return this.sessionGone;
-	}
-
-	/**
-	 * The id of the last event received.
-	 * @return the id
-	 */
-	public @Nullable String lastEventId() {
-		return this.lastEventId;
-	}
-
-	/**
-	 * The last reconnection delay received.
-	 * @return milliseconds, or {@code -1}
-	 */
-	public long retryMillis() {
-		return this.retryMillis;
 	}
 
 }

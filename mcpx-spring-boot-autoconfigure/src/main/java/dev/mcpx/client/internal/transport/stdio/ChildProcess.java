@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-import dev.mcpx.client.StdioCommand;
 
 /**
  * One started server process: its stdin to write to, its stdout to read from, its stderr
@@ -55,14 +54,14 @@ final class ChildProcess {
 	 * @throws IOException if it cannot be started (a missing program, a missing
 	 * directory, no permission)
 	 */
-	static ChildProcess start(String upstream, StdioCommand command) throws IOException {
+	static ChildProcess start(String upstream, LaunchSpec command) throws IOException {
 		List<String> commandLine = new ArrayList<>(1 + command.args().size());
 		commandLine.add(command.command());
 		commandLine.addAll(command.args());
 		ProcessBuilder builder = new ProcessBuilder(commandLine);
 		Map<String, String> environment = builder.environment();
-		if (!command.inheritEnv()) {
-			environment.keySet().retainAll(StdioCommand.MINIMAL_ENVIRONMENT);
+		if (command.inherited() != null) {
+			environment.keySet().retainAll(command.inherited());
 		}
 		environment.putAll(command.env());
 		if (command.workingDirectory() != null) {

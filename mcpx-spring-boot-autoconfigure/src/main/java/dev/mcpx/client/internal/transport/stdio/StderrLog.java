@@ -36,6 +36,9 @@ final class StderrLog implements Runnable {
 
 	private final List<String> secrets;
 
+	/** Holds no session id: a stdio session has none; only the given secrets are scrubbed. */
+	private final Redaction redaction = new Redaction();
+
 	private long windowStart = System.nanoTime();
 
 	private int linesInWindow;
@@ -91,7 +94,7 @@ final class StderrLog implements Runnable {
 			this.suppressed++;
 			return;
 		}
-		String text = Redaction.scrub(printable(line), this.secrets);
+		String text = String.valueOf(this.redaction.scrub(printable(line), this.secrets));
 		if (text.length() > MAX_LINE_CHARS) {
 			text = text.substring(0, MAX_LINE_CHARS);
 			truncated = true;

@@ -11,7 +11,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import dev.mcpx.client.StdioCommand;
 import dev.mcpx.client.internal.protocol.JsonRpc;
 import dev.mcpx.client.internal.protocol.JsonRpcMessage;
 import tools.jackson.core.JacksonException;
@@ -69,7 +68,7 @@ public final class StdioChannel {
 	 * @return the open channel
 	 * @throws IOException if the process cannot be started
 	 */
-	public static StdioChannel open(String upstream, StdioCommand command, JsonRpc jsonRpc, int maxMessageBytes,
+	public static StdioChannel open(String upstream, LaunchSpec command, JsonRpc jsonRpc, int maxMessageBytes,
 			Listener listener) throws IOException {
 		ChildProcess process = ChildProcess.start(upstream, command);
 		StdioChannel channel = new StdioChannel(upstream, process, jsonRpc, maxMessageBytes, listener);

@@ -1,4 +1,4 @@
-package dev.mcpx.client;
+package dev.mcpx.client.model;
 
 import java.time.Instant;
 

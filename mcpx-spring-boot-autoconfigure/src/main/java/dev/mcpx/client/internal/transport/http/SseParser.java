@@ -1,4 +1,4 @@
-package dev.mcpx.client.internal.transport;
+package dev.mcpx.client.internal.transport.http;
 
 import java.io.IOException;
 import java.io.InputStream;

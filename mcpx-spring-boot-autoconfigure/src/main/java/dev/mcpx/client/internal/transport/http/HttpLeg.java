@@ -1,4 +1,4 @@
-package dev.mcpx.client.internal.transport;
+package dev.mcpx.client.internal.transport.http;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,13 +12,15 @@ import org.springframework.http.MediaType;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 
+import dev.mcpx.client.internal.transport.NotSentException;
+
 /**
- * The HTTP leg of the Streamable HTTP transport: one exchange per call with the MCP
- * endpoint, on the caller's thread. It knows HTTP, not MCP methods: the session layer
- * decides which headers go out and what a status means. Each call makes exactly one
- * attempt; trying again is the recovery layer's business.
+ * One HTTP exchange with the MCP endpoint per call, on the caller's thread: the request
+ * goes out through the {@link RestClient}, the response is handed to a reader while open.
+ * It knows HTTP, not MCP: {@link HttpTransport} decides which headers go out and what a
+ * status means. Each call makes exactly one attempt.
  */
-public final class HttpTransport {
+final class HttpLeg {
 
 	/** 2025-11-25 transports §Sending Messages, rule 2: both types, always. */
 	static final String ACCEPT_POST = "application/json, text/event-stream";
@@ -32,7 +34,7 @@ public final class HttpTransport {
 	 * @param restClient the client that performs the exchanges
 	 * @param endpoint the MCP endpoint URL
 	 */
-	public HttpTransport(RestClient restClient, URI endpoint) {
+	HttpLeg(RestClient restClient, URI endpoint) {
 		this.restClient = restClient;
 		this.endpoint = endpoint;
 	}

@@ -1,4 +1,4 @@
-package dev.mcpx.client.internal.transport;
+package dev.mcpx.client.internal.transport.http;
 
 import org.jspecify.annotations.Nullable;
 
