@@ -35,6 +35,7 @@ import dev.mcpx.client.event.ReplayCause;
 import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.Tool;
 import dev.mcpx.client.recovery.ProcessRestartPolicy;
+import dev.mcpx.testsupport.JavaSdkStdioServer;
 import dev.mcpx.testsupport.StdioPeer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -346,6 +347,22 @@ class StdioUpstreamTest {
 			assertThat(client.status().era()).isEqualTo(ProtocolEra.LEGACY);
 			assertThat(client.status().serverInfo().name()).isNotBlank();
 		}
+	}
+
+	@Test
+	void theJavaSdkStdioServerInAChildJvmIsServedAndRestartedAfterACrash() {
+		try (McpClient client = client(JavaSdkStdioServer.command(log())).build()) {
+			assertThat(client.callTool("echo", Map.of("text", "java")).text()).isEqualTo("java");
+			assertThat(client.status().era()).isEqualTo(ProtocolEra.LEGACY);
+			assertThat(client.status().serverInfo().name()).isEqualTo("mcpx-java-sdk-stdio-peer");
+			assertThatExceptionOfType(McpStreamLostException.class)
+				.isThrownBy(() -> client.callTool("crash", Map.of("text", "x")))
+				.withMessageContaining("exited with code 3");
+			assertThat(client.callTool("add_item", Map.of("text", "y")).text()).isEqualTo("added y");
+		}
+		assertThat(StdioPeer.starts(log())).isEqualTo(2);
+		assertThat(StdioPeer.executions(log(), "crash")).isEqualTo(1);
+		assertThat(StdioPeer.executions(log(), "add_item")).isEqualTo(1);
 	}
 
 	@Test
