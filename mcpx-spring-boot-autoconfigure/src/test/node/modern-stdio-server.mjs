@@ -6,7 +6,10 @@
 // env MCPX_STDIO_LOG=<file>: each start and tool execution is appended to that file, one JSON
 // object per line with the pid (the same format as stdio-server.mjs).
 //
-// Tools: read_value (readOnlyHint), add_item (no hints), crash (exits mid-call with code 3).
+// env MCPX_STDIO_STDIN=<file>: every byte the client writes to stdin is appended to that file.
+//
+// Tools: read_value (readOnlyHint), slow_read (readOnlyHint, waits <ms>), add_item (no hints),
+// crash (exits mid-call with code 3).
 import { appendFileSync } from 'node:fs';
 
 import { McpServer } from '@modelcontextprotocol/server';
@@ -22,6 +25,9 @@ function record(entry) {
 }
 
 record({ type: 'start', argv: process.argv.slice(2) });
+if (process.env.MCPX_STDIO_STDIN) {
+	process.stdin.on('data', (chunk) => appendFileSync(process.env.MCPX_STDIO_STDIN, chunk));
+}
 const text = (value) => ({ content: [{ type: 'text', text: value }] });
 
 serveStdio(() => {
@@ -30,6 +36,10 @@ serveStdio(() => {
 		description: 'reads a value', inputSchema: z.object({ key: z.string() }),
 		annotations: { readOnlyHint: true },
 	}, async ({ key }) => { record({ type: 'execution', tool: 'read_value', args: { key } }); return text(`value ${key}`); });
+	server.registerTool('slow_read', {
+		description: 'reads slowly', inputSchema: z.object({ key: z.string(), ms: z.number() }),
+		annotations: { readOnlyHint: true },
+	}, async ({ key, ms }) => { await new Promise((resolve) => setTimeout(resolve, ms)); return text(`value ${key}`); });
 	server.registerTool('add_item', {
 		description: 'adds an item', inputSchema: z.object({ item: z.string() }),
 		annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true },

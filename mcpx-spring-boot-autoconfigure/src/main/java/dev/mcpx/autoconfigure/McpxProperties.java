@@ -63,7 +63,7 @@ public class McpxProperties {
 	 */
 	public abstract static class UpstreamSettings {
 		/**
-		 * Protocol era to speak: auto detects it, legacy or modern fixes it. Default auto.
+		 * Protocol era to speak: auto detects it, legacy or modern fixes it.
 		 */
 		private @Nullable ProtocolMode protocol;
 
@@ -75,24 +75,24 @@ public class McpxProperties {
 		private final Map<String, String> headers = new LinkedHashMap<>();
 
 		/**
-		 * Maximum time one request may take, from sending it to its response. Default 30s.
+		 * Maximum time one request may take, from sending it to its response.
 		 */
 		private @Nullable Duration requestTimeout;
 
 		/**
-		 * Maximum time to establish a connection. Default 5s. HTTP upstreams only.
+		 * Maximum time to establish a connection. HTTP upstreams only.
 		 */
 		private @Nullable Duration connectTimeout;
 
 		/**
 		 * Maximum time of one handshake (initialize, or the start of a stdio server process),
-		 * including one run by a recovery. Default 10s.
+		 * including one run by a recovery.
 		 */
 		private @Nullable Duration handshakeTimeout;
 
 		/**
 		 * Largest message accepted from the upstream; a longer stdout line stops a stdio server
-		 * process. Default 16MB.
+		 * process.
 		 */
 		private @Nullable DataSize maxMessageSize;
 
@@ -109,12 +109,12 @@ public class McpxProperties {
 		private @Nullable String sslBundle;
 
 		/**
-		 * How long a listing stays fresh when the upstream gives no ttlMs. Default 5m.
+		 * How long a listing stays fresh when the upstream gives no ttlMs.
 		 */
 		private @Nullable Duration catalogueTtl;
 
 		/**
-		 * Whether to keep a notification stream open to learn of list changes. Default true.
+		 * Whether to keep a notification stream open to learn of list changes.
 		 */
 		private @Nullable Boolean listenForChanges;
 
@@ -249,7 +249,7 @@ public class McpxProperties {
 
 		/**
 		 * Whether the stdio server starts from the application's environment (plus env); false
-		 * gives it only PATH, HOME, TMPDIR and LANG (plus env). Default true.
+		 * gives it only PATH, HOME, TMPDIR and LANG (plus env).
 		 */
 		private @Nullable Boolean inheritEnv;
 
@@ -308,25 +308,24 @@ public class McpxProperties {
 		/**
 		 * Whether the health check pings an upstream whose last exchange is older than the
 		 * probe interval, rather than only reporting how the application's requests went.
-		 * Default false.
 		 */
 		private @Nullable Boolean probe;
 
 		/**
 		 * How old the last exchange with an upstream may be before a health check pings it,
-		 * when the probe is enabled. Default 30s.
+		 * when the probe is enabled.
 		 */
 		private @Nullable Duration probeInterval;
 
 		/**
 		 * Longest a health check waits for an upstream's ping; an upstream that does not
-		 * answer in time is reported down. Default 2s.
+		 * answer in time is reported down.
 		 */
 		private @Nullable Duration timeout;
 
 		/**
 		 * Consecutive failed requests after which an upstream is reported down, whatever
-		 * failed. Default 3.
+		 * failed.
 		 */
 		private @Nullable Integer downAfterFailures;
 
@@ -380,7 +379,7 @@ public class McpxProperties {
 
 		/**
 		 * Whether the upstream's tool annotations (readOnlyHint, idempotentHint) may justify
-		 * re-sending a tool call whose outcome is unknown. Default true.
+		 * re-sending a tool call whose outcome is unknown.
 		 */
 		private @Nullable Boolean trustAnnotations;
 
@@ -415,13 +414,13 @@ public class McpxProperties {
 		public static class SessionExpiry {
 			/**
 			 * Whether an expired session is re-initialized and the failed request retried
-			 * once. Default true.
+			 * once.
 			 */
 			private @Nullable Boolean enabled;
 
 			/**
 			 * Whether a 400 answer whose JSON-RPC error names the session counts as expiry,
-			 * as some widely deployed servers answer a forgotten session so. Default true.
+			 * as some widely deployed servers answer a forgotten session so.
 			 */
 			private @Nullable Boolean onBadRequest;
 
@@ -448,13 +447,13 @@ public class McpxProperties {
 		public static class BrokenStream {
 			/**
 			 * Whether a request whose response stream broke, or whose stdio server process
-			 * exited, may be resumed or re-issued once, as the replay gate allows. Default true.
+			 * exited, may be resumed or re-issued once, as the replay gate allows.
 			 */
 			private @Nullable Boolean enabled;
 
 			/**
 			 * How often a broken legacy event stream is resumed with Last-Event-ID before
-			 * its response counts as lost. Default 3.
+			 * its response counts as lost.
 			 */
 			private @Nullable Integer resumptionAttempts;
 
@@ -484,28 +483,28 @@ public class McpxProperties {
 	public static class Restart {
 		/**
 		 * Wait before the first restart after a crash; doubles per crash in a row, up to
-		 * max-backoff. Default 100ms.
+		 * max-backoff.
 		 */
 		private @Nullable Duration initialBackoff;
 
 		/**
-		 * Longest wait before a restart. Default 30s.
+		 * Longest wait before a restart.
 		 */
 		private @Nullable Duration maxBackoff;
 
 		/**
 		 * Restarts allowed within the window; past them the upstream is down until the
-		 * cool-down ends. Default 5.
+		 * cool-down ends.
 		 */
 		private @Nullable Integer maxRestarts;
 
 		/**
-		 * Period over which restarts are counted. Default 1m.
+		 * Period over which restarts are counted.
 		 */
 		private @Nullable Duration window;
 
 		/**
-		 * How long an upstream whose restarts are spent stays down. Default 1m.
+		 * How long an upstream whose restarts are spent stays down.
 		 */
 		private @Nullable Duration coolDown;
 

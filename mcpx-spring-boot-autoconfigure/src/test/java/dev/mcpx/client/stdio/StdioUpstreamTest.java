@@ -141,6 +141,20 @@ class StdioUpstreamTest {
 	}
 
 	@Test
+	void aTimedOutModernRequestIsCancelledWithANotificationSinceThereIsNoStreamToClose() {
+		Path stdin = this.dir.resolve("stdin.log");
+		StdioCommand command = StdioPeer.modernCommand(log())
+			.withEnv(Map.of("MCPX_STDIO_LOG", log().toString(), "MCPX_STDIO_STDIN", stdin.toString()));
+		try (McpClient client = client(command).requestTimeout(Duration.ofSeconds(2)).build()) {
+			assertThat(client.callTool("read_value", Map.of("key", "m")).text()).isEqualTo("value m");
+			assertThatExceptionOfType(McpTimeoutException.class)
+				.isThrownBy(() -> client.callTool("slow_read", Map.of("key", "slow", "ms", 8000)));
+			assertThat(StdioPeer.await(WAIT, () -> read(stdin).contains("notifications/cancelled"))).isTrue();
+			assertThat(client.status().era()).isEqualTo(ProtocolEra.MODERN);
+		}
+	}
+
+	@Test
 	void theProcessStartsOnFirstUseNotWhenTheClientIsBuilt() {
 		try (McpClient client = client(StdioPeer.command(log())).protocol(ProtocolMode.LEGACY).build()) {
 			assertThat(StdioPeer.starts(log())).isZero();

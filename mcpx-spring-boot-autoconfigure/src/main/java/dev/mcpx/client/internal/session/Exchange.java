@@ -263,7 +263,8 @@ public final class Exchange {
 
 	private McpTimeoutException timedOut(String method, long id, Duration timeout, Envelope envelope,
 			ExchangeOptions options) {
-		if (options.notifyCancellation() && !McpMethods.INITIALIZE.equals(method)) {
+		if ((options.notifyCancellation() || !this.transport.cancelsByClosing())
+				&& !McpMethods.INITIALIZE.equals(method)) {
 			sendCancelled(id, timeout, envelope);
 		}
 		return new McpTimeoutException(this.upstream, method, timeout);

@@ -112,6 +112,17 @@ public interface McpTransport extends AutoCloseable {
 	Iterable<String> secrets(Envelope envelope);
 
 	/**
+	 * Whether abandoning a request's exchange tells the server to stop (modern Streamable
+	 * HTTP: closing the response stream is the cancellation). A transport with one shared
+	 * channel cannot: the client MUST send {@code notifications/cancelled} in every era
+	 * (2026-07-28 basic/transports/stdio §Cancellation).
+	 * @return {@code true} when closing cancels
+	 */
+	default boolean cancelsByClosing() {
+		return true;
+	}
+
+	/**
 	 * Where this transport reaches, safe to show (host and port, or the command's name).
 	 * @return the destination
 	 */

@@ -274,6 +274,12 @@ public final class StdioTransport implements McpTransport {
 		return this.command.env().values();
 	}
 
+	/** One shared channel: a request is cancelled only by {@code notifications/cancelled}. */
+	@Override
+	public boolean cancelsByClosing() {
+		return false;
+	}
+
 	@Override
 	public String destination() {
 		return "stdio:" + this.command.command();
