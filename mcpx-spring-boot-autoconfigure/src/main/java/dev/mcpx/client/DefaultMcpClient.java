@@ -19,13 +19,14 @@ import dev.mcpx.client.error.McpCapabilityException;
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpProtocolException;
 import dev.mcpx.client.internal.catalogue.Catalogue;
-import dev.mcpx.client.internal.catalogue.ToolRegistry;
 import dev.mcpx.client.internal.protocol.JsonRpc;
 import dev.mcpx.client.internal.protocol.McpMethods;
 import dev.mcpx.client.internal.protocol.ResultMapper;
 import dev.mcpx.client.internal.protocol.ToolHeaders;
+import dev.mcpx.client.internal.recovery.Keepalive;
 import dev.mcpx.client.internal.recovery.Pagination;
 import dev.mcpx.client.internal.recovery.RequestExecutor;
+import dev.mcpx.client.internal.session.ListenLoop;
 import dev.mcpx.client.internal.session.McpRequest;
 import dev.mcpx.client.internal.session.ProtocolSession;
 import dev.mcpx.client.internal.session.SessionState;
@@ -62,53 +63,48 @@ final class DefaultMcpClient implements McpClient {
 
 	private final RequestExecutor executor;
 
-	private final ToolRegistry tools;
+	private final Catalogue catalogue;
+
+	private final McpCatalogue catalogueView;
+
+	private final Pagination pagination;
 
 	private final Duration requestTimeout;
 
 	private final ClientStats stats;
 
-	private final Catalogue catalogue;
-
-	private final McpCatalogue catalogueView;
-
-	/** Told of every success: starts what waits for a working connection (the listen stream). */
-	private final Runnable connected;
-
 	private final ObservationRegistry observations;
 
-	private final Pagination pagination;
+	/** Keeps the notification stream open once a connection works; absent when off. */
+	private final @Nullable ListenLoop listenLoop;
 
-	private volatile AutoCloseable resources = () -> {
-	};
+	private final @Nullable Keepalive keepalive;
+
+	/** Released after the session is closed, in order: threads, then the transport. */
+	private final List<AutoCloseable> resources;
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
 	DefaultMcpClient(String name, JsonRpc jsonRpc, ProtocolSession session, RequestExecutor executor,
-			ToolRegistry tools, Catalogue catalogue, Duration requestTimeout, ClientStats stats,
-			ObservationRegistry observations, Runnable connected) {
+			Catalogue catalogue, Duration requestTimeout, ClientStats stats, ObservationRegistry observations,
+			@Nullable ListenLoop listenLoop, @Nullable Duration keepaliveInterval, List<AutoCloseable> resources) {
 		this.name = name;
 		this.jsonRpc = jsonRpc;
 		this.session = session;
 		this.executor = executor;
-		this.tools = tools;
-		this.requestTimeout = requestTimeout;
-		this.stats = stats;
 		this.catalogue = catalogue;
 		this.catalogueView = new McpCatalogue(catalogue);
-		this.observations = observations;
 		this.pagination = new Pagination(name, jsonRpc);
-		this.connected = connected;
-		// The replay gate's evidence and the modern call headers: an unknown tool is listed.
-		tools.listWith(this::refreshTools);
-	}
-
-	/**
-	 * Sets what to release after the session is closed.
-	 * @param resources releases the client's threads
-	 */
-	void onClose(AutoCloseable resources) {
-		this.resources = resources;
+		this.requestTimeout = requestTimeout;
+		this.stats = stats;
+		this.observations = observations;
+		this.listenLoop = listenLoop;
+		this.resources = List.copyOf(resources);
+		// Recovery and modern calls learn an unknown tool by listing, through this client
+		// like any request: the one late binding of the assembly (docs/architecture.md).
+		catalogue.tools().listWith(this::refreshTools);
+		this.keepalive = (keepaliveInterval != null)
+				? new Keepalive(name, keepaliveInterval, () -> session.current() != null, this::ping) : null;
 	}
 
 	@Override
@@ -119,7 +115,9 @@ final class DefaultMcpClient implements McpClient {
 	@Override
 	public List<Tool> listTools() {
 		List<Tool> listed = this.catalogue.get(CatalogueKind.TOOLS, this::fetchTools);
-		return (currentEra() == ProtocolEra.MODERN) ? withoutInvalidHeaders(listed) : listed;
+		SessionState state = this.session.current();
+		return (state != null && this.session.traits(state).mirrorsToolArguments()) ? withoutInvalidHeaders(listed)
+				: listed;
 	}
 
 	@Override
@@ -133,10 +131,7 @@ final class DefaultMcpClient implements McpClient {
 	}
 
 	private Catalogue.Listing<Tool> fetchTools() {
-		Catalogue.Listing<Tool> listing = listAll(McpMethods.TOOLS_LIST, "tools", ResultMapper::tool);
-		// The replay gate's evidence comes from the same listing as the cache.
-		this.tools.remember(listing.items());
-		return listing;
+		return listAll(McpMethods.TOOLS_LIST, "tools", ResultMapper::tool);
 	}
 
 	/**
@@ -146,7 +141,7 @@ final class DefaultMcpClient implements McpClient {
 	private List<Tool> withoutInvalidHeaders(List<Tool> listed) {
 		List<Tool> valid = new ArrayList<>(listed.size());
 		for (Tool tool : listed) {
-			ToolHeaders headers = this.tools.headers(tool.name());
+			ToolHeaders headers = this.catalogue.tools().headers(tool.name());
 			if (headers.isValid()) {
 				valid.add(tool);
 			}
@@ -167,7 +162,8 @@ final class DefaultMcpClient implements McpClient {
 		params.set("arguments", args);
 		learnBeforeFirstCall(toolName);
 		return ResultMapper.callToolResult(send(McpMethods.TOOLS_CALL, params, toolName,
-				(state) -> (state.era() == ProtocolEra.MODERN) ? headerParameters(toolName, args) : Map.of()));
+				(state) -> this.session.traits(state).mirrorsToolArguments() ? headerParameters(toolName, args)
+						: Map.of()));
 	}
 
 	/**
@@ -177,12 +173,12 @@ final class DefaultMcpClient implements McpClient {
 	 * listing does not stop the call.
 	 */
 	private void learnBeforeFirstCall(String toolName) {
-		if (!this.tools.worthListingFor(toolName)) {
+		if (!this.catalogue.tools().worthListingFor(toolName)) {
 			return;
 		}
 		try {
 			listTools();
-			this.tools.notedAfterListing(toolName);
+			this.catalogue.tools().notedAfterListing(toolName);
 		}
 		catch (McpException ex) {
 			logger.debug("[" + this.name + "] could not list tools before calling " + toolName + ": " + ex.getMessage());
@@ -194,7 +190,7 @@ final class DefaultMcpClient implements McpClient {
 	 * declarations is not called (2026-07-28 transports/streamable-http §Schema Extension).
 	 */
 	private Map<String, String> headerParameters(String toolName, JsonNode args) {
-		ToolHeaders declared = this.tools.headers(toolName);
+		ToolHeaders declared = this.catalogue.tools().headers(toolName);
 		if (!declared.isValid()) {
 			throw new McpProtocolException(this.name, "tool '" + toolName + "' declares invalid x-mcp-header "
 					+ "parameters (" + declared.invalidReason() + "); it was not called", null);
@@ -274,11 +270,19 @@ final class DefaultMcpClient implements McpClient {
 			this.session.close();
 		}
 		finally {
-			try {
-				this.resources.close();
+			if (this.listenLoop != null) {
+				this.listenLoop.close();
 			}
-			catch (Exception ex) {
-				// Releasing threads cannot fail in a way the caller could act on.
+			if (this.keepalive != null) {
+				this.keepalive.close();
+			}
+			for (AutoCloseable resource : this.resources) {
+				try {
+					resource.close();
+				}
+				catch (Exception ex) {
+					// Releasing threads cannot fail in a way the caller could act on.
+				}
 			}
 		}
 	}
@@ -293,17 +297,10 @@ final class DefaultMcpClient implements McpClient {
 		return this.pagination.listAll(method, field, mapper, this::pageTtl, (page, params) -> send(page, params, null));
 	}
 
-	/**
-	 * A modern page's freshness: its {@code ttlMs}, 0 when absent or negative (2026-07-28
-	 * server/utilities/caching §Time-to-Live). Legacy pages carry none: {@code null}, the
-	 * catalogue's default applies.
-	 */
+	/** A page's freshness, as its era gives it; absent for the catalogue's default. */
 	private @Nullable Duration pageTtl(JsonNode page) {
-		if (currentEra() != ProtocolEra.MODERN) {
-			return null;
-		}
-		JsonNode ttlMs = page.get("ttlMs");
-		return Duration.ofMillis((ttlMs != null && ttlMs.isIntegralNumber()) ? Math.max(0, ttlMs.longValue()) : 0);
+		SessionState state = this.session.current();
+		return (state != null) ? this.session.traits(state).freshness(page) : null;
 	}
 
 	private JsonNode send(String method, @Nullable JsonNode params, @Nullable String toolName) {
@@ -322,12 +319,14 @@ final class DefaultMcpClient implements McpClient {
 		Observation observation = McpObservation.start(this.observations, this.name, method);
 		try (Observation.Scope scope = observation.openScope()) {
 			SessionState state = this.executor.connect();
-			String wireMethod = onTheWire(method, state);
+			String wireMethod = this.session.traits(state).wireMethod(method);
 			requireCapability(wireMethod, state);
 			JsonNode result = this.executor.execute(
 					new McpRequest(wireMethod, params, toolName, this.requestTimeout, headers.apply(state)));
 			this.stats.succeeded();
-			this.connected.run();
+			if (this.listenLoop != null) {
+				this.listenLoop.start();
+			}
 			observation.lowCardinalityKeyValue(McpObservation.OUTCOME, McpObservation.SUCCESS);
 			return result;
 		}
@@ -342,29 +341,17 @@ final class DefaultMcpClient implements McpClient {
 		}
 	}
 
-	private ProtocolEra currentEra() {
-		SessionState state = this.session.current();
-		return (state != null) ? state.era() : null;
-	}
-
 	/**
 	 * Only capabilities the server declared are used (2025-11-25 basic/lifecycle
-	 * §Operation).
+	 * §Operation), as far as its era declares them.
 	 */
-	/** A modern server has no {@code ping}; {@code server/discover} is its cheapest request. */
-	private static String onTheWire(String method, SessionState state) {
-		return (McpMethods.PING.equals(method) && state.era() == ProtocolEra.MODERN) ? McpMethods.SERVER_DISCOVER
-				: method;
-	}
-
 	private void requireCapability(String method, SessionState state) {
 		int slash = method.indexOf('/');
 		String capability = (slash > 0) ? method.substring(0, slash) : null;
 		if (capability == null || !SERVER_CAPABILITIES.contains(capability)) {
 			return;
 		}
-		// Modern servers declare capabilities only through an optional discovery.
-		if (state.era() == ProtocolEra.LEGACY && !state.capabilities().has(capability)) {
+		if (!this.session.traits(state).mayUse(state, capability)) {
 			throw new McpCapabilityException(this.name, method, capability);
 		}
 	}

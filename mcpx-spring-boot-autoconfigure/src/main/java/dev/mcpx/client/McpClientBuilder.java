@@ -23,11 +23,10 @@ import dev.mcpx.client.error.McpInputRequiredException;
 import dev.mcpx.client.event.McpEraDetectedEvent;
 import dev.mcpx.client.event.McpEventListener;
 import dev.mcpx.client.internal.catalogue.Catalogue;
-import dev.mcpx.client.internal.catalogue.ToolRegistry;
 import dev.mcpx.client.internal.events.McpEvents;
 import dev.mcpx.client.internal.protocol.JsonRpc;
 import dev.mcpx.client.internal.protocol.Redaction;
-import dev.mcpx.client.internal.recovery.Keepalive;
+import dev.mcpx.client.internal.recovery.CredentialsRefresh;
 import dev.mcpx.client.internal.recovery.RecoveringExecutor;
 import dev.mcpx.client.internal.session.BackgroundTasks;
 import dev.mcpx.client.internal.session.EraDetectingSession;
@@ -37,6 +36,7 @@ import dev.mcpx.client.internal.session.LegacySession;
 import dev.mcpx.client.internal.session.ListenLoop;
 import dev.mcpx.client.internal.session.ModernSession;
 import dev.mcpx.client.internal.session.ProtocolSession;
+import dev.mcpx.client.internal.session.ServerMessageListener;
 import dev.mcpx.client.internal.session.ServerRequests;
 import dev.mcpx.client.internal.session.SessionSettings;
 import dev.mcpx.client.internal.transport.McpTransport;
@@ -398,26 +398,37 @@ public final class McpClientBuilder {
 
 	/**
 	 * Builds the client. It connects on first use.
+	 * <p>
+	 * The assembly, from the wire up (see {@code docs/architecture.md}, "Assembly"): the
+	 * transport, the exchange over it, the era's session, the catalogue, the recovery loop
+	 * over the session, and the client over the loop. Each piece is built once, complete.
 	 * @return the client
 	 */
 	public McpClient build() {
 		JsonRpc jsonRpc = new JsonRpc((this.jsonMapper != null) ? this.jsonMapper : DefaultMapper.INSTANCE);
-		SessionSettings settings = new SessionSettings(this.name, this.clientInfo, this.requestTimeout,
-				this.handshakeTimeout, this.maxMessageBytes);
-		List<AutoCloseable> releasedOnClose = new ArrayList<>();
-		Watchdog watchdog = new Watchdog(this.name);
-		BackgroundTasks background = new BackgroundTasks(this.name);
 		ClientStats stats = (this.command != null) ? new ClientStats(this.name, this.command, this.clock)
 				: new ClientStats(this.name, this.url, this.clock);
-		List<McpEventListener> listeners = new ArrayList<>();
-		listeners.add(stats);
-		listeners.addAll(this.eventListeners);
-		McpEvents events = new McpEvents(listeners);
+		McpEvents events = new McpEvents(listeners(stats));
 		Catalogue catalogue = new Catalogue(this.name, this.catalogueTtl, this.clock, events);
-		events.add(catalogue);
-		McpNotificationListener applicationListener = this.notificationListener;
+		Watchdog watchdog = new Watchdog(this.name);
+		BackgroundTasks background = new BackgroundTasks(this.name);
 		Redaction redaction = new Redaction();
-		McpTransport transport;
+		McpTransport transport = transport(jsonRpc, watchdog, redaction, stats);
+		Exchange exchange = new Exchange(this.name, transport, jsonRpc, watchdog, background,
+				notifications(catalogue), new ServerRequests(this.name, jsonRpc), redaction);
+		ProtocolSession session = session(exchange, events);
+		RecoveringExecutor executor = new RecoveringExecutor(this.name, session, this.recoveryPolicy, replayGate(),
+				catalogue, events, credentialsRefresh());
+		ListenLoop listenLoop = this.listenForChanges ? new ListenLoop(this.name, session) : null;
+		return new DefaultMcpClient(this.name, jsonRpc, session, executor, catalogue, this.requestTimeout, stats,
+				this.observationRegistry, listenLoop, this.keepaliveInterval, List.of(watchdog, background, transport));
+	}
+
+	/**
+	 * The wire: Streamable HTTP to {@code url}, or a stdio server process started from
+	 * {@code command} (2025-11-25 basic/transports §stdio), whose status the client shows.
+	 */
+	private McpTransport transport(JsonRpc jsonRpc, Watchdog watchdog, Redaction redaction, ClientStats stats) {
 		if (this.command != null) {
 			StdioCommand c = this.command;
 			LaunchSpec launch = new LaunchSpec(c.command(), c.args(), c.env(), c.workingDirectory(),
@@ -425,41 +436,37 @@ public final class McpClientBuilder {
 			StdioTransport stdio = new StdioTransport(this.name, launch, this.restartPolicy, jsonRpc,
 					this.maxMessageBytes, this.clock);
 			stats.process(stdio::status);
-			transport = stdio;
+			return stdio;
 		}
-		else {
-			transport = new HttpTransport(this.name, restClient(releasedOnClose), this.url, baseHeaders(), jsonRpc,
-					watchdog, redaction, this.maxMessageBytes, this.recoveryPolicy.expiryOnBadRequest(),
-					releasedOnClose);
-		}
-		Exchange exchange = new Exchange(this.name, transport, jsonRpc, watchdog, background,
-				(upstream, method, params) -> {
-					catalogue.onNotification(upstream, method, params);
-					applicationListener.onNotification(upstream, method, params);
-				}, new ServerRequests(this.name, jsonRpc), redaction);
-		ProtocolSession session = session(settings, exchange, events);
-		ToolRegistry tools = new ToolRegistry();
-		events.add(tools);
-		ReplayGate gate = (this.replayGate != null) ? this.replayGate : new DefaultReplayGate(this.recoveryPolicy);
+		List<AutoCloseable> httpClient = new ArrayList<>();
+		return new HttpTransport(this.name, restClient(httpClient), this.url, baseHeaders(), jsonRpc, watchdog,
+				redaction, this.maxMessageBytes, this.recoveryPolicy.expiryOnBadRequest(), httpClient);
+	}
+
+	/** The client's own status first, then the application's listeners, in order. */
+	private List<McpEventListener> listeners(ClientStats stats) {
+		List<McpEventListener> listeners = new ArrayList<>();
+		listeners.add(stats);
+		listeners.addAll(this.eventListeners);
+		return listeners;
+	}
+
+	/** Notifications drop the listings they name, then reach the application. */
+	private ServerMessageListener notifications(Catalogue catalogue) {
+		McpNotificationListener application = this.notificationListener;
+		return (upstream, method, params) -> {
+			catalogue.listChanged(method);
+			application.onNotification(upstream, method, params);
+		};
+	}
+
+	private ReplayGate replayGate() {
+		return (this.replayGate != null) ? this.replayGate : new DefaultReplayGate(this.recoveryPolicy);
+	}
+
+	private @Nullable CredentialsRefresh credentialsRefresh() {
 		McpCredentials creds = this.credentials;
-		RecoveringExecutor executor = new RecoveringExecutor(this.name, session, this.recoveryPolicy, gate, tools,
-				events, (creds != null) ? (refusal) -> creds.refresh() : null);
-		ListenLoop listenLoop = new ListenLoop(this.name, session);
-		DefaultMcpClient client = new DefaultMcpClient(this.name, jsonRpc, session, executor, tools, catalogue,
-				this.requestTimeout, stats, this.observationRegistry, this.listenForChanges ? listenLoop::start : () -> {
-				});
-		Keepalive keepalive = (this.keepaliveInterval != null)
-				? new Keepalive(this.name, this.keepaliveInterval, () -> session.current() != null, client::ping) : null;
-		client.onClose(() -> {
-			listenLoop.close();
-			if (keepalive != null) {
-				keepalive.close();
-			}
-			watchdog.close();
-			background.close();
-			transport.close();
-		});
-		return client;
+		return (creds != null) ? (refusal) -> creds.refresh() : null;
 	}
 
 	/** The headers every message carries: the fixed ones, the computed ones, the credentials. */
@@ -476,7 +483,9 @@ public final class McpClientBuilder {
 		};
 	}
 
-	private ProtocolSession session(SessionSettings settings, Exchange exchange, McpEvents events) {
+	private ProtocolSession session(Exchange exchange, McpEvents events) {
+		SessionSettings settings = new SessionSettings(this.name, this.clientInfo, this.requestTimeout,
+				this.handshakeTimeout, this.maxMessageBytes);
 		LegacySession legacy = new LegacySession(settings, exchange);
 		McpInputHandler handler = this.inputHandler;
 		InputAnswers answers = (handler == null) ? null : new InputAnswers() {

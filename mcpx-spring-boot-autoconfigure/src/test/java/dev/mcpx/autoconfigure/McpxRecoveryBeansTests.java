@@ -34,8 +34,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Beans that replace or extend recovery: a user {@link ReplayGate} replaces the default
- * decision (DESIGN §2.3), an {@link McpCredentialsProvider} supplies refreshable
- * credentials (DESIGN §2.4).
+ * decision (docs/architecture.md, "The replay gate"), an {@link McpCredentialsProvider}
+ * supplies refreshable credentials (2025-11-25 basic/authorization; docs/architecture.md,
+ * "Recovery rules").
  */
 class McpxRecoveryBeansTests {
 

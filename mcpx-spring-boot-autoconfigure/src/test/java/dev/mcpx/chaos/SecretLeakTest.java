@@ -57,7 +57,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * Issue 7 "Security": session ids and header values never appear in logs, events, status,
+ * What docs/security.md promises about secrets: session ids and header values never appear in logs, events, status,
  * health, the {@code mcpx} endpoint or exception messages. A WireMock-scripted legacy
  * upstream hands out long session ids while the client sends {@code Authorization: Bearer
  * sekret-XYZ}; the test drives a normal call, a session expiry and its recovery, a broken

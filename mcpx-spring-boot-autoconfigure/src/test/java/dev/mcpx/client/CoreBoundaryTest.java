@@ -24,6 +24,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.NullMarked;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -80,6 +81,23 @@ class CoreBoundaryTest {
 		Set<String> layered = new LinkedHashSet<>();
 		LAYERS.forEach(layered::addAll);
 		assertThat(packageReferences().keySet()).as("packages of the client core").isSubsetOf(layered);
+	}
+
+	@Test
+	void everyPackageOfTheCoreIsNullMarked() throws Exception {
+		List<String> unmarked = new ArrayList<>();
+		for (String pkg : packageReferences().keySet()) {
+			try {
+				Class<?> info = Class.forName(pkg + ".package-info", false, getClass().getClassLoader());
+				if (!info.isAnnotationPresent(NullMarked.class)) {
+					unmarked.add(pkg);
+				}
+			}
+			catch (ClassNotFoundException ex) {
+				unmarked.add(pkg + " (no package-info)");
+			}
+		}
+		assertThat(unmarked).as("packages without @NullMarked").isEmpty();
 	}
 
 	@Test

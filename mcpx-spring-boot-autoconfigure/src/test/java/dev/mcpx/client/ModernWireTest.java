@@ -334,7 +334,7 @@ class ModernWireTest {
 		assertThat(this.events).isEmpty();
 	}
 
-	// --- broken streams: DESIGN §2.2 --------------------------------------------------
+	// --- broken streams: 2026-07-28 changelog; docs/architecture.md, "Recovery rules" --------------------------------------------------
 
 	@ParameterizedTest
 	@ValueSource(strings = { "reset", "empty", "truncated-json", "sse-closed-early", "sse-cut-mid-event" })

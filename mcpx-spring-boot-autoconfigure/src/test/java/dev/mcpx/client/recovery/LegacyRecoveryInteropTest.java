@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * Legacy-era recovery (DESIGN §2.1, §2.3; 2025-11-25 transports §Session Management rules
+ * Legacy-era recovery (docs/architecture.md, "Recovery rules", "The replay gate"; 2025-11-25 transports §Session Management rules
  * 3-4, §Resumability and Redelivery) against the official TypeScript SDK v1 Streamable
  * HTTP server, counted on the server side.
  */
@@ -132,7 +132,7 @@ class LegacyRecoveryInteropTest {
 			CallToolResult result = client.callTool("delete_item", Map.of("id", "42"));
 
 			assertThat(result.text()).isEqualTo("deleted 42");
-			// The 404 proves the server ran nothing in the dead session (DESIGN §2.3).
+			// The 404 proves the server ran nothing in the dead session (docs/architecture.md, "The replay gate").
 			assertThat(count("/executions/delete_item")).isEqualTo(1);
 			assertThat(events(McpRequestReissuedEvent.class)).singleElement()
 				.satisfies((e) -> assertThat(e.cause()).isEqualTo(ReplayCause.SESSION_EXPIRED));

@@ -49,7 +49,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Legacy recovery rules scripted at the wire level (DESIGN §2.1, §2.4; 2025-11-25
+ * Legacy recovery rules scripted at the wire level (docs/architecture.md, "Recovery rules"; 2025-11-25
  * transports §Session Management, §Resumability and Redelivery, §Sending Messages rule 6).
  * Session "A" dies, session "B" replaces it.
  */

@@ -31,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The modern era (2026-07-28) and its broken-stream re-issue (DESIGN §2.2–2.3; 2026-07-28
- * changelog item 9) against the official TypeScript SDK v2 server, counted on the server
+ * The modern era (2026-07-28) and its broken-stream re-issue (docs/architecture.md,
+ * "Recovery rules" and "The replay gate"; 2026-07-28 changelog item 9) against the official TypeScript SDK v2 server, counted on the server
  * side; era detection against it and against the v1 (legacy) server.
  */
 class ModernRecoveryInteropTest {

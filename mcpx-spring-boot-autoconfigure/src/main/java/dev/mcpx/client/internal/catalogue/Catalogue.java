@@ -13,13 +13,9 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.event.McpCatalogueInvalidatedEvent;
-import dev.mcpx.client.event.McpEvent;
-import dev.mcpx.client.event.McpEventListener;
-import dev.mcpx.client.event.McpSessionRecoveredEvent;
 import dev.mcpx.client.internal.events.McpEvents;
-import dev.mcpx.client.internal.session.ServerMessageListener;
 import dev.mcpx.client.model.CatalogueKind;
-import tools.jackson.databind.JsonNode;
+import dev.mcpx.client.model.Tool;
 
 /**
  * The cached tools, prompts, resources and resource templates of one upstream. A listing
@@ -30,7 +26,7 @@ import tools.jackson.databind.JsonNode;
  * catalogue), or on request; every drop is announced with an
  * {@link McpCatalogueInvalidatedEvent}.
  */
-public final class Catalogue implements McpEventListener, ServerMessageListener {
+public final class Catalogue {
 
 	private final String upstream;
 
@@ -42,6 +38,8 @@ public final class Catalogue implements McpEventListener, ServerMessageListener 
 
 	private final Map<CatalogueKind, Slot> slots = new EnumMap<>(CatalogueKind.class);
 
+	private final ToolRegistry tools;
+
 	/**
 	 * Creates the catalogue of one client.
 	 * @param upstream the upstream name
@@ -51,6 +49,11 @@ public final class Catalogue implements McpEventListener, ServerMessageListener 
 	 * @param events where invalidations are announced
 	 */
 	public Catalogue(String upstream, Duration defaultTtl, Clock clock, McpEvents events) {
+		this(upstream, defaultTtl, clock, events, new ToolRegistry());
+	}
+
+	Catalogue(String upstream, Duration defaultTtl, Clock clock, McpEvents events, ToolRegistry tools) {
+		this.tools = tools;
 		this.upstream = upstream;
 		this.defaultTtl = defaultTtl;
 		this.clock = clock;
@@ -83,6 +86,10 @@ public final class Catalogue implements McpEventListener, ServerMessageListener 
 			}
 			long invalidations = slot.invalidations;
 			Listing<T> listing = fetch.get();
+			if (kind == CatalogueKind.TOOLS) {
+				// The replay gate's evidence comes from the same listing as the cache.
+				this.tools.remember((List<Tool>) listing.items());
+			}
 			Instant received = this.clock.instant();
 			Duration ttl = (listing.ttl() != null) ? listing.ttl() : this.defaultTtl;
 			// An invalidation during the fetch makes its result stale at once.
@@ -130,6 +137,7 @@ public final class Catalogue implements McpEventListener, ServerMessageListener 
 			}
 		}
 		if (!dropped.isEmpty()) {
+			this.tools.forgetAbsent();
 			this.events.publish(new McpCatalogueInvalidatedEvent(this.upstream, dropped, reason));
 		}
 	}
@@ -148,17 +156,30 @@ public final class Catalogue implements McpEventListener, ServerMessageListener 
 		return snapshot;
 	}
 
-	/** A new session may serve a new catalogue; an application may ask for a drop too. */
-	@Override
-	public void onEvent(McpEvent event) {
-		if (event instanceof McpSessionRecoveredEvent recovered && recovered.upstream().equals(this.upstream)) {
-			invalidate(EnumSet.allOf(CatalogueKind.class), "session recovered (generation "
-					+ recovered.newGeneration() + ")");
-		}
+	/**
+	 * What the client learned about tools at list time: the replay gate's evidence and the
+	 * headers of modern tool calls, filled by every tools listing of this catalogue.
+	 * @return the tools' registry
+	 */
+	public ToolRegistry tools() {
+		return this.tools;
 	}
 
-	@Override
-	public void onNotification(String upstream, String method, JsonNode params) {
+	/**
+	 * A new session replaced a dead one: it may serve a new catalogue.
+	 * @param generation the new session's generation
+	 */
+	public void sessionRenewed(long generation) {
+		this.tools.forgetAbsent();
+		invalidate(EnumSet.allOf(CatalogueKind.class), "session recovered (generation " + generation + ")");
+	}
+
+	/**
+	 * Drops the listings a {@code notifications/.../list_changed} names (2025-11-25
+	 * server/tools §List Changed Notification, and its prompts and resources siblings).
+	 * @param method the notification's method
+	 */
+	public void listChanged(String method) {
 		Set<CatalogueKind> kinds = CatalogueKind.changedBy(method);
 		if (!kinds.isEmpty()) {
 			invalidate(kinds, method);

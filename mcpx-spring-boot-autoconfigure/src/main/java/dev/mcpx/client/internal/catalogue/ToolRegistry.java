@@ -7,10 +7,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
-import dev.mcpx.client.event.McpCatalogueInvalidatedEvent;
-import dev.mcpx.client.event.McpEvent;
-import dev.mcpx.client.event.McpEventListener;
-import dev.mcpx.client.event.McpSessionRecoveredEvent;
 import dev.mcpx.client.internal.protocol.ToolHeaders;
 import dev.mcpx.client.model.Tool;
 import dev.mcpx.client.model.ToolAnnotations;
@@ -26,7 +22,7 @@ import dev.mcpx.client.model.ToolAnnotations;
  * remembers that a listing did not contain it and lists again for it only after
  * {@link #ABSENT_RECHECK}, or sooner when the listings or the session changed.
  */
-public final class ToolRegistry implements McpEventListener {
+public final class ToolRegistry {
 
 	/** How long a tool missing from a listing is taken to be missing still. */
 	public static final Duration ABSENT_RECHECK = Duration.ofSeconds(30);
@@ -45,9 +41,9 @@ public final class ToolRegistry implements McpEventListener {
 	};
 
 	/**
-	 * Creates an empty registry.
+	 * Creates an empty registry: for a catalogue, which owns it.
 	 */
-	public ToolRegistry() {
+	ToolRegistry() {
 		this(System::nanoTime);
 	}
 
@@ -103,11 +99,8 @@ public final class ToolRegistry implements McpEventListener {
 	}
 
 	/** Listings dropped or a new session: a missing tool may be there now. */
-	@Override
-	public void onEvent(McpEvent event) {
-		if (event instanceof McpCatalogueInvalidatedEvent || event instanceof McpSessionRecoveredEvent) {
-			this.absent.clear();
-		}
+	void forgetAbsent() {
+		this.absent.clear();
 	}
 
 	/**

@@ -1,7 +1,6 @@
 package dev.mcpx.client.internal.events;
 
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -24,16 +23,7 @@ public final class McpEvents {
 	 * @param listeners the listeners, called in order
 	 */
 	public McpEvents(List<McpEventListener> listeners) {
-		this.listeners = new CopyOnWriteArrayList<>(listeners);
-	}
-
-	/**
-	 * Adds a listener, called after those already there; for parts of the client that are
-	 * built after the publisher they publish through.
-	 * @param listener the listener
-	 */
-	public void add(McpEventListener listener) {
-		this.listeners.add(listener);
+		this.listeners = List.copyOf(listeners);
 	}
 
 	/**

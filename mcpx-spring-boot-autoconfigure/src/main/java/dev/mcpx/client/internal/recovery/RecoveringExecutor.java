@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.event.McpStreamResumedEvent;
-import dev.mcpx.client.internal.catalogue.ToolRegistry;
+import dev.mcpx.client.internal.catalogue.Catalogue;
 import dev.mcpx.client.internal.events.McpEvents;
 import dev.mcpx.client.internal.session.McpRequest;
 import dev.mcpx.client.internal.session.ProtocolSession;
@@ -64,16 +64,16 @@ public final class RecoveringExecutor implements RequestExecutor {
 	 * @param session the client's session
 	 * @param policy the recovery policy
 	 * @param gate the replay gate
-	 * @param tools what the client learned of tools at list time
+	 * @param catalogue what the client knows of the upstream's tools, renewed with the session
 	 * @param events where recovery events go
 	 * @param credentials refreshes refused credentials, absent when there are none to refresh
 	 */
 	public RecoveringExecutor(String upstream, ProtocolSession session, RecoveryPolicy policy, ReplayGate gate,
-			ToolRegistry tools, McpEvents events, @Nullable CredentialsRefresh credentials) {
+			Catalogue catalogue, McpEvents events, @Nullable CredentialsRefresh credentials) {
 		this.upstream = upstream;
 		this.session = session;
 		this.events = events;
-		this.followUps = new FollowUps(new Recovery(upstream, session, policy, gate, tools, events, credentials));
+		this.followUps = new FollowUps(new Recovery(upstream, session, policy, gate, catalogue, events, credentials));
 	}
 
 	@Override

@@ -18,6 +18,7 @@ import dev.mcpx.client.event.McpRequestReissuedEvent;
 import dev.mcpx.client.event.McpSessionExpiredEvent;
 import dev.mcpx.client.event.McpSessionRecoveredEvent;
 import dev.mcpx.client.event.ReplayCause;
+import dev.mcpx.client.internal.catalogue.Catalogue;
 import dev.mcpx.client.internal.catalogue.ToolRegistry;
 import dev.mcpx.client.internal.events.McpEvents;
 import dev.mcpx.client.internal.protocol.McpMethods;
@@ -51,25 +52,25 @@ final class Recovery {
 
 	private final ReplayGate gate;
 
-	private final ToolRegistry tools;
+	private final Catalogue catalogue;
 
 	private final McpEvents events;
 
 	private final @Nullable CredentialsRefresh credentials;
 
-	Recovery(String upstream, ProtocolSession session, RecoveryPolicy policy, ReplayGate gate, ToolRegistry tools,
+	Recovery(String upstream, ProtocolSession session, RecoveryPolicy policy, ReplayGate gate, Catalogue catalogue,
 			McpEvents events, @Nullable CredentialsRefresh credentials) {
 		this.upstream = upstream;
 		this.session = session;
 		this.policy = policy;
 		this.gate = gate;
-		this.tools = tools;
+		this.catalogue = catalogue;
 		this.events = events;
 		this.credentials = credentials;
 	}
 
 	ToolRegistry tools() {
-		return this.tools;
+		return this.catalogue.tools();
 	}
 
 	/**
@@ -148,10 +149,10 @@ final class Recovery {
 		boolean wouldConsult = this.policy.trustAnnotations()
 				&& this.policy.toolReplay(tool) == ToolReplay.ANNOTATIONS;
 		if (!learnIfUnknown || !wouldConsult) {
-			return this.tools.find(tool);
+			return tools().find(tool);
 		}
 		try {
-			return this.tools.learn(tool);
+			return tools().learn(tool);
 		}
 		catch (McpException ex) {
 			logger.debug("[" + this.upstream + "] could not list tools to learn the annotations of " + tool + ": "
@@ -267,6 +268,7 @@ final class Recovery {
 					+ next.generation() + " replaces it (handshake took " + took.toMillis() + " ms)");
 			Recovery.this.events.publish(new McpSessionRecoveredEvent(Recovery.this.upstream, dead.generation(),
 					next.generation(), took, trigger(), cause()));
+			Recovery.this.catalogue.sessionRenewed(next.generation());
 		}
 
 		@Override

@@ -166,6 +166,11 @@ public final class EraDetectingSession implements ProtocolSession {
 	}
 
 	@Override
+	public EraTraits traits(SessionState on) {
+		return of(on).traits(on);
+	}
+
+	@Override
 	public void close() {
 		ProtocolSession current = this.chosen;
 		if (current != null) {

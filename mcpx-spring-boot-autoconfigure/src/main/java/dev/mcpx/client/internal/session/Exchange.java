@@ -103,6 +103,15 @@ public final class Exchange {
 	}
 
 	/**
+	 * The capabilities the client declares in a handshake, as the answers to server
+	 * requests define them.
+	 * @return the client capabilities
+	 */
+	public ObjectNode clientCapabilities() {
+		return this.serverRequests.clientCapabilities();
+	}
+
+	/**
 	 * Makes the transport's channel of a session generation ready.
 	 * @param generation the generation about to be opened
 	 * @param timeout the bound of opening it

@@ -206,6 +206,11 @@ public final class LegacySession implements ProtocolSession {
 	 * ignored (2025-11-25 transports §Session Management, rule 5).
 	 */
 	@Override
+	public EraTraits traits(SessionState on) {
+		return EraTraits.LEGACY;
+	}
+
+	@Override
 	public void close() {
 		this.closed = true;
 		SessionState current = this.state;
@@ -228,7 +233,7 @@ public final class LegacySession implements ProtocolSession {
 		Duration timeout = this.settings.handshakeTimeout();
 		ObjectNode params = this.exchange.jsonRpc().object();
 		params.put("protocolVersion", LATEST_VERSION);
-		params.putObject("capabilities");
+		params.set("capabilities", this.exchange.clientCapabilities());
 		ObjectNode clientInfo = params.putObject("clientInfo");
 		clientInfo.put("name", this.settings.clientInfo().name());
 		clientInfo.put("version", this.settings.clientInfo().version());

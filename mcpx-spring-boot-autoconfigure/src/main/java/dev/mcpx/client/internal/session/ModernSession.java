@@ -418,6 +418,11 @@ public final class ModernSession implements ProtocolSession {
 
 	/** Nothing to end: modern requests hold no server-side state. */
 	@Override
+	public EraTraits traits(SessionState on) {
+		return EraTraits.MODERN;
+	}
+
+	@Override
 	public void close() {
 	}
 

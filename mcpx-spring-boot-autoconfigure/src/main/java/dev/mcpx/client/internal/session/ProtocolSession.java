@@ -106,6 +106,13 @@ public interface ProtocolSession {
 	ListenOutcome listen(SessionState on, Consumer<Closeable> opened);
 
 	/**
+	 * What the client API does differently in the state's era.
+	 * @param on the state
+	 * @return the era's traits
+	 */
+	EraTraits traits(SessionState on);
+
+	/**
 	 * Ends the session, bounded, errors ignored.
 	 */
 	void close();

@@ -8,6 +8,7 @@ import dev.mcpx.client.error.McpJsonRpcException;
 import dev.mcpx.client.internal.protocol.JsonRpc;
 import dev.mcpx.client.internal.protocol.JsonRpcMessage;
 import dev.mcpx.client.internal.protocol.McpMethods;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The one home of the answers to requests a server sends the client, whatever the era and
@@ -38,6 +39,16 @@ public final class ServerRequests {
 	public ServerRequests(String upstream, JsonRpc jsonRpc) {
 		this.upstream = upstream;
 		this.jsonRpc = jsonRpc;
+	}
+
+	/**
+	 * The capabilities the client declares in {@code initialize}: the server requests it
+	 * answers beyond {@code ping} (2025-11-25 basic/lifecycle §Capability Negotiation).
+	 * None yet: a server asks nothing else of this client.
+	 * @return the client capabilities
+	 */
+	public ObjectNode clientCapabilities() {
+		return this.jsonRpc.object();
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.mcpx.client.internal.catalogue;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -7,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
-import dev.mcpx.client.event.McpSessionRecoveredEvent;
+import dev.mcpx.client.internal.events.McpEvents;
 import dev.mcpx.client.internal.protocol.ToolHeaders;
 import dev.mcpx.client.model.Tool;
 import dev.mcpx.client.model.ToolAnnotations;
@@ -66,7 +67,8 @@ class ToolRegistryTest {
 	void aNewSessionMakesAMissingToolWorthListingForAgain() {
 		this.registry.learn("unlisted");
 		assertThat(this.registry.worthListingFor("unlisted")).isFalse();
-		this.registry.onEvent(new McpSessionRecoveredEvent("u", 1, 2, Duration.ofMillis(3)));
+		new Catalogue("u", Duration.ofMinutes(5), Clock.systemUTC(), new McpEvents(List.of()), this.registry)
+			.sessionRenewed(2);
 		assertThat(this.registry.worthListingFor("unlisted")).isTrue();
 	}
 

@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.internal.session.EraTraits;
 import dev.mcpx.client.internal.session.McpRequest;
 import dev.mcpx.client.internal.session.ProtocolSession;
 import dev.mcpx.client.internal.session.RenewalListener;
@@ -105,6 +106,11 @@ final class FakeSession implements ProtocolSession {
 	@Override
 	public ListenOutcome listen(SessionState on, Consumer<Closeable> opened) {
 		return ListenOutcome.NOT_OFFERED;
+	}
+
+	@Override
+	public EraTraits traits(SessionState on) {
+		return EraTraits.LEGACY;
 	}
 
 	@Override

@@ -1,5 +1,6 @@
 package dev.mcpx.client.internal.recovery;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,7 +19,7 @@ import dev.mcpx.client.event.McpSessionExpiredEvent;
 import dev.mcpx.client.event.McpSessionRecoveredEvent;
 import dev.mcpx.client.event.McpStreamResumedEvent;
 import dev.mcpx.client.event.ReplayCause;
-import dev.mcpx.client.internal.catalogue.ToolRegistry;
+import dev.mcpx.client.internal.catalogue.Catalogue;
 import dev.mcpx.client.internal.events.McpEvents;
 import dev.mcpx.client.internal.session.McpRequest;
 import dev.mcpx.client.internal.session.StreamLost;
@@ -45,10 +46,11 @@ class RecoveringExecutorTest {
 
 	private final List<McpEvent> events = new CopyOnWriteArrayList<>();
 
-	private final ToolRegistry tools = new ToolRegistry();
+	private final Catalogue catalogue = new Catalogue(UPSTREAM, Duration.ofMinutes(5), Clock.systemUTC(),
+			new McpEvents(List.of()));
 
 	private RecoveringExecutor executor(FakeSession session, RecoveryPolicy policy) {
-		return new RecoveringExecutor(UPSTREAM, session, policy, new DefaultReplayGate(policy), this.tools,
+		return new RecoveringExecutor(UPSTREAM, session, policy, new DefaultReplayGate(policy), this.catalogue,
 				new McpEvents(List.of(this.events::add)), (refusal) -> true);
 	}
 
@@ -82,7 +84,7 @@ class RecoveringExecutorTest {
 	}
 
 	private void annotate(String tool, ToolAnnotations annotations) {
-		this.tools.remember(List.of(new Tool(tool, null, null, JsonNodeFactory.instance.objectNode(), null,
+		this.catalogue.tools().remember(List.of(new Tool(tool, null, null, JsonNodeFactory.instance.objectNode(), null,
 				annotations)));
 	}
 
@@ -222,7 +224,7 @@ class RecoveringExecutorTest {
 		Attempt twice = new Attempt(call("set_value"), FakeSession.state(1), null, 3, 2, 1, 0, 0, java.util.Set.of());
 		annotate("set_value", idempotent());
 		Recovery recovery = new Recovery(UPSTREAM, new FakeSession(), RecoveryPolicy.ofDefaults(),
-				new DefaultReplayGate(RecoveryPolicy.ofDefaults()), this.tools, new McpEvents(List.of()), null);
+				new DefaultReplayGate(RecoveryPolicy.ofDefaults()), this.catalogue, new McpEvents(List.of()), null);
 		FollowUp next = new FollowUps(recovery).next(twice, lost());
 		assertThat(next).isInstanceOfSatisfying(FollowUp.GiveUp.class, (giveUp) -> assertThat(giveUp.failure())
 			.hasMessageContaining("it may have run 2 times already"));
