@@ -58,10 +58,34 @@ public final class StdioRoundTrip {
 			mcpx = timed(calls, () -> client.callTool("echo", Map.of("text", "hello")));
 			throughput = throughput(client, 8, Duration.ofSeconds(3));
 		}
+		long[] sdk = sdk(node, calls);
+		System.out.printf("Java SDK  p50 %6.1f us  p90 %6.1f us  (p50 %.2fx raw)%n", percentile(sdk, 50),
+				percentile(sdk, 90), percentile(sdk, 50) / percentile(raw, 50));
 		System.out.printf("raw pipe  p50 %6.1f us  p90 %6.1f us%n", percentile(raw, 50), percentile(raw, 90));
 		System.out.printf("mcpx      p50 %6.1f us  p90 %6.1f us  (p50 %.2fx raw)%n", percentile(mcpx, 50),
 				percentile(mcpx, 90), percentile(mcpx, 50) / percentile(raw, 50));
 		System.out.printf("mcpx      %.0f calls/s with 8 threads%n", throughput);
+	}
+
+	/** The official MCP Java SDK's stdio client on the same child. */
+	private static long[] sdk(String node, int calls) {
+		io.modelcontextprotocol.client.transport.StdioClientTransport transport = new io.modelcontextprotocol.client.transport.StdioClientTransport(
+				io.modelcontextprotocol.client.transport.ServerParameters.builder(node).args("-e", CANNED_SERVER).build(),
+				new io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper(tools.jackson.databind.json.JsonMapper.builder().build()));
+		transport.setStdErrorHandler((line) -> {
+		});
+		io.modelcontextprotocol.client.McpSyncClient client = io.modelcontextprotocol.client.McpClient.sync(transport)
+			.requestTimeout(Duration.ofSeconds(30))
+			.build();
+		try {
+			client.initialize();
+			io.modelcontextprotocol.spec.McpSchema.CallToolRequest request = new io.modelcontextprotocol.spec.McpSchema.CallToolRequest(
+					"echo", Map.of("text", "hello"));
+			return timed(calls, () -> client.callTool(request));
+		}
+		finally {
+			client.closeGracefully();
+		}
 	}
 
 	private static long[] raw(String node, int calls) throws Exception {
