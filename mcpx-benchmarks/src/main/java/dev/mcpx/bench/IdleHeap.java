@@ -11,10 +11,10 @@ import java.util.TreeMap;
 
 import org.springframework.http.converter.ByteArrayHttpMessageConverter;
 import org.springframework.web.client.RestClient;
+
+import dev.mcpx.client.internal.transport.http.BlockingJdkRequestFactory;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
-
-import dev.mcpx.client.transport.BlockingJdkRequestFactory;
 
 /**
  * Retained heap of idle clients of one kind, in a JVM of its own (so nothing another kind

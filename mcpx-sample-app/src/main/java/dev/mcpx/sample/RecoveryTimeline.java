@@ -10,8 +10,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.mcpx.client.ProtocolEra;
-import dev.mcpx.client.catalogue.CatalogueKind;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.event.EventListener;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
 import dev.mcpx.client.event.McpCatalogueInvalidatedEvent;
 import dev.mcpx.client.event.McpEraDetectedEvent;
 import dev.mcpx.client.event.McpEvent;
@@ -22,12 +26,8 @@ import dev.mcpx.client.event.McpSessionExpiredEvent;
 import dev.mcpx.client.event.McpSessionRecoveredEvent;
 import dev.mcpx.client.event.McpStreamResumedEvent;
 import dev.mcpx.client.event.ReplayCause;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import org.springframework.context.event.EventListener;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.RestController;
+import dev.mcpx.client.model.CatalogueKind;
+import dev.mcpx.client.model.ProtocolEra;
 
 /**
  * What the mcpx clients did, in plain words: each mcpx event (an expired session, its

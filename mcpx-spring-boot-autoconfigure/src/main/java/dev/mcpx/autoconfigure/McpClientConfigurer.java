@@ -8,6 +8,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.ssl.SslBundle;
@@ -17,11 +21,13 @@ import org.springframework.web.client.RestClient;
 
 import dev.mcpx.autoconfigure.McpxProperties.Client;
 import dev.mcpx.autoconfigure.McpxProperties.Defaults;
-import dev.mcpx.autoconfigure.McpxProperties.Protocol;
 import dev.mcpx.autoconfigure.McpxProperties.Recovery;
+import dev.mcpx.autoconfigure.McpxProperties.Restart;
+import dev.mcpx.autoconfigure.McpxProperties.UpstreamSettings;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
-import dev.mcpx.client.ProtocolMode;
+import dev.mcpx.client.StdioCommand;
+import dev.mcpx.client.recovery.ProcessRestartPolicy;
 import dev.mcpx.client.recovery.RecoveryPolicy;
 import dev.mcpx.client.recovery.ToolReplay;
 
@@ -69,46 +75,142 @@ public final class McpClientConfigurer {
 
 	private McpClientBuilder builder(String name, Client client) {
 		Defaults defaults = this.properties.getDefaults();
-		Settings settings = new Settings("mcpx.clients." + name + ".");
-		URI url = validUrl(settings.prefix() + "url", client.getUrl());
-		Protocol protocol = settings.pick("protocol", client.getProtocol(), defaults.getProtocol()).value();
-		Duration connectTimeout = positive(
-				settings.pick("connect-timeout", client.getConnectTimeout(), defaults.getConnectTimeout()));
-		McpClientBuilder builder = McpClient.builder(name, url)
-			.protocol(ProtocolMode.valueOf(protocol.name()))
-			.requestTimeout(
-					positive(settings.pick("request-timeout", client.getRequestTimeout(), defaults.getRequestTimeout())))
-			.connectTimeout(connectTimeout)
-			.handshakeTimeout(positive(
-					settings.pick("handshake-timeout", client.getHandshakeTimeout(), defaults.getHandshakeTimeout())))
-			.maxMessageBytes(messageSize(
-					settings.pick("max-message-size", client.getMaxMessageSize(), defaults.getMaxMessageSize())))
-			.catalogueTtl(notNegative(settings.pick("catalogue-ttl", client.getCatalogueTtl(), defaults.getCatalogueTtl())))
-			.listenForChanges(
-					settings.pick("listen-for-changes", client.getListenForChanges(), defaults.isListenForChanges())
-						.value());
-		Setting<Duration> keepalive = settings.pick("keepalive-interval", client.getKeepaliveInterval(),
-				defaults.getKeepaliveInterval());
-		builder.keepaliveInterval((keepalive.value() != null) ? positive(keepalive) : null);
+		Settings settings = new Settings("mcpx.clients." + name + ".", client, defaults);
+		McpClientBuilder builder = isStdio(settings, client) ? stdio(name, settings, client)
+				: http(name, settings, client);
+		apply(settings.pick("protocol", UpstreamSettings::getProtocol), builder::protocol);
+		apply(positive(settings.pick("request-timeout", UpstreamSettings::getRequestTimeout)), builder::requestTimeout);
+		apply(positive(settings.pick("handshake-timeout", UpstreamSettings::getHandshakeTimeout)),
+				builder::handshakeTimeout);
+		apply(messageSize(settings.pick("max-message-size", UpstreamSettings::getMaxMessageSize)),
+				builder::maxMessageBytes);
+		apply(notNegative(settings.pick("catalogue-ttl", UpstreamSettings::getCatalogueTtl)), builder::catalogueTtl);
+		apply(settings.pick("listen-for-changes", UpstreamSettings::getListenForChanges), builder::listenForChanges);
+		apply(positive(settings.pick("keepalive-interval", UpstreamSettings::getKeepaliveInterval)),
+				builder::keepaliveInterval);
 		builder.recoveryPolicy(recoveryPolicy(settings.prefix() + "recovery.", client.getRecovery(),
 				defaults.getRecovery()));
-		Map<String, String> headers = new LinkedHashMap<>(defaults.getHeaders());
+		this.customizers.forEach((customizer) -> customizer.customize(name, builder));
+		return builder;
+	}
+
+	/**
+	 * Exactly one of {@code url} and {@code command}: an HTTP upstream, or a stdio one.
+	 */
+	private static boolean isStdio(Settings settings, Client client) {
+		boolean url = client.getUrl() != null && !client.getUrl().isBlank();
+		boolean command = client.getCommand() != null && !client.getCommand().isBlank();
+		if (url && command) {
+			throw new InvalidMcpxPropertyException(settings.prefix() + "command", "both " + settings.prefix()
+					+ "url and " + settings.prefix() + "command are set; set exactly one: url for an HTTP upstream, "
+					+ "command for a stdio upstream");
+		}
+		if (!url && !command) {
+			throw new InvalidMcpxPropertyException(settings.prefix() + "url", "it is required, or "
+					+ settings.prefix() + "command; set exactly one: url to the upstream's MCP endpoint, or command "
+					+ "to start a stdio MCP server");
+		}
+		return command;
+	}
+
+	private McpClientBuilder http(String name, Settings settings, Client client) {
+		URI url = validUrl(settings.prefix() + "url", client.getUrl());
+		stdioOnly(settings, "args", !client.getArgs().isEmpty());
+		stdioOnly(settings, "env", !client.getEnv().isEmpty());
+		stdioOnly(settings, "working-directory", client.getWorkingDirectory() != null);
+		stdioOnly(settings, "inherit-env", client.getInheritEnv() != null);
+		McpClientBuilder builder = McpClient.builder(name, url);
+		Setting<Duration> connectTimeout = positive(settings.pick("connect-timeout",
+				UpstreamSettings::getConnectTimeout));
+		apply(connectTimeout, builder::connectTimeout);
+		Map<String, String> headers = new LinkedHashMap<>(this.properties.getDefaults().getHeaders());
 		headers.putAll(client.getHeaders());
 		headers.forEach(builder::header);
-		SslBundle sslBundle = sslBundle(settings.pick("ssl-bundle", client.getSslBundle(), defaults.getSslBundle()));
+		SslBundle sslBundle = sslBundle(settings.pick("ssl-bundle", UpstreamSettings::getSslBundle));
 		if (this.httpClients != null) {
-			builder.restClientBuilder(this.httpClients.restClientBuilder(connectTimeout, sslBundle));
+			Duration timeout = (connectTimeout != null) ? connectTimeout.value()
+					: McpClientBuilder.DEFAULT_CONNECT_TIMEOUT;
+			builder.restClientBuilder(this.httpClients.restClientBuilder(timeout, sslBundle));
 		}
 		else if (sslBundle != null) {
 			throw new InvalidMcpxPropertyException(settings.prefix() + "ssl-bundle",
 					"SSL bundles need the application's HTTP client settings, which are not available");
 		}
-		this.customizers.forEach((customizer) -> customizer.customize(name, builder));
 		return builder;
 	}
 
+	/**
+	 * A stdio upstream (2025-11-25 basic/transports §stdio): the command and its arguments
+	 * as a list, never a shell line. The process starts on first use, so a missing program
+	 * fails the first call, not the application's startup.
+	 */
+	private static McpClientBuilder stdio(String name, Settings settings, Client client) {
+		httpOnly(settings, "headers", !client.getHeaders().isEmpty());
+		httpOnly(settings, "ssl-bundle", client.getSslBundle() != null);
+		httpOnly(settings, "connect-timeout", client.getConnectTimeout() != null);
+		for (int i = 0; i < client.getArgs().size(); i++) {
+			if (client.getArgs().get(i) == null) {
+				throw new InvalidMcpxPropertyException(settings.prefix() + "args[" + i + "]", "it must not be empty");
+			}
+		}
+		StdioCommand command = new StdioCommand(client.getCommand().trim(), client.getArgs(), client.getEnv(),
+				client.getWorkingDirectory(), (client.getInheritEnv() != null) ? client.getInheritEnv() : true);
+		return McpClient.stdio(name, command)
+			.restartPolicy(restartPolicy(settings, client.getRestart(), settings.defaults().getRestart()));
+	}
+
+	private static void httpOnly(Settings settings, String key, boolean set) {
+		if (set) {
+			throw new InvalidMcpxPropertyException(settings.prefix() + key, "it applies to HTTP upstreams only, and "
+					+ "this upstream is a stdio one (" + settings.prefix() + "command is set)");
+		}
+	}
+
+	private static void stdioOnly(Settings settings, String key, boolean set) {
+		if (set) {
+			throw new InvalidMcpxPropertyException(settings.prefix() + key, "it applies to stdio upstreams only ("
+					+ settings.prefix() + "command), and this upstream is an HTTP one (" + settings.prefix()
+					+ "url is set)");
+		}
+	}
+
+	private static ProcessRestartPolicy restartPolicy(Settings settings, Restart own, Restart defaults) {
+		String prefix = "restart.";
+		ProcessRestartPolicy.Builder policy = ProcessRestartPolicy.from(ProcessRestartPolicy.ofDefaults());
+		Setting<Duration> initial = notNegative(settings.pick(prefix + "initial-backoff", own.getInitialBackoff(),
+				defaults.getInitialBackoff()));
+		apply(initial, policy::initialBackoff);
+		Setting<Duration> max = positive(settings.pick(prefix + "max-backoff", own.getMaxBackoff(),
+				defaults.getMaxBackoff()));
+		apply(max, policy::maxBackoff);
+		Setting<Integer> restarts = settings.pick(prefix + "max-restarts", own.getMaxRestarts(),
+				defaults.getMaxRestarts());
+		if (restarts != null && restarts.value() < 0) {
+			throw new InvalidMcpxPropertyException(restarts.property(),
+					"it must not be negative, was " + restarts.value());
+		}
+		apply(restarts, policy::maxRestarts);
+		apply(positive(settings.pick(prefix + "window", own.getWindow(), defaults.getWindow())), policy::window);
+		apply(positive(settings.pick(prefix + "cool-down", own.getCoolDown(), defaults.getCoolDown())),
+				policy::coolDown);
+		try {
+			return policy.build();
+		}
+		catch (IllegalArgumentException ex) {
+			String property = (max != null) ? max.property()
+					: (initial != null) ? initial.property() : settings.prefix() + prefix + "max-backoff";
+			throw new InvalidMcpxPropertyException(property, ex.getMessage());
+		}
+	}
+
+	private static <T> void apply(@Nullable Setting<T> setting, Consumer<T> target) {
+		if (setting != null) {
+			target.accept(setting.value());
+		}
+	}
+
 	private static RecoveryPolicy recoveryPolicy(String prefix, Recovery own, Recovery defaults) {
-		RecoveryPolicy builtIn = RecoveryPolicy.defaults();
+		RecoveryPolicy builtIn = RecoveryPolicy.ofDefaults();
 		int attempts = pick(own.getBrokenStream().getResumptionAttempts(),
 				defaults.getBrokenStream().getResumptionAttempts(), builtIn.resumptionAttempts());
 		if (attempts < 0) {
@@ -117,22 +219,27 @@ public final class McpClientConfigurer {
 		}
 		Map<String, ToolReplay> tools = new LinkedHashMap<>(defaults.getTools());
 		tools.putAll(own.getTools());
-		return new RecoveryPolicy(
-				pick(own.getSessionExpiry().getEnabled(), defaults.getSessionExpiry().getEnabled(),
-						builtIn.sessionExpiry()),
-				pick(own.getSessionExpiry().getOnBadRequest(), defaults.getSessionExpiry().getOnBadRequest(),
-						builtIn.expiryOnBadRequest()),
-				pick(own.getBrokenStream().getEnabled(), defaults.getBrokenStream().getEnabled(),
-						builtIn.brokenStream()),
-				attempts, pick(own.getTrustAnnotations(), defaults.getTrustAnnotations(), builtIn.trustAnnotations()),
-				tools);
+		return RecoveryPolicy.custom()
+			.sessionExpiry(pick(own.getSessionExpiry().getEnabled(), defaults.getSessionExpiry().getEnabled(),
+					builtIn.sessionExpiry()))
+			.expiryOnBadRequest(pick(own.getSessionExpiry().getOnBadRequest(),
+					defaults.getSessionExpiry().getOnBadRequest(), builtIn.expiryOnBadRequest()))
+			.brokenStream(pick(own.getBrokenStream().getEnabled(), defaults.getBrokenStream().getEnabled(),
+					builtIn.brokenStream()))
+			.resumptionAttempts(attempts)
+			.trustAnnotations(pick(own.getTrustAnnotations(), defaults.getTrustAnnotations(), builtIn.trustAnnotations()))
+			.tools(tools)
+			.build();
 	}
 
-	private static <T> T pick(T own, T fallback, T builtIn) {
+	private static <T> T pick(@Nullable T own, @Nullable T fallback, T builtIn) {
 		return (own != null) ? own : (fallback != null) ? fallback : builtIn;
 	}
 
-	private SslBundle sslBundle(Setting<String> setting) {
+	private @Nullable SslBundle sslBundle(@Nullable Setting<String> setting) {
+		if (setting == null) {
+			return null;
+		}
 		String name = setting.value();
 		if (name == null || name.isBlank()) {
 			return null;
@@ -171,22 +278,28 @@ public final class McpClientConfigurer {
 		return url;
 	}
 
-	private static Duration positive(Setting<Duration> setting) {
+	private static @Nullable Setting<Duration> positive(@Nullable Setting<Duration> setting) {
+		if (setting == null) {
+			return null;
+		}
 		Duration value = setting.value();
 		if (value == null || value.isNegative() || value.isZero()) {
 			throw new InvalidMcpxPropertyException(setting.property(),
 					"it must be a positive duration, was " + print(value));
 		}
-		return value;
+		return setting;
 	}
 
-	private static Duration notNegative(Setting<Duration> setting) {
+	private static @Nullable Setting<Duration> notNegative(@Nullable Setting<Duration> setting) {
+		if (setting == null) {
+			return null;
+		}
 		Duration value = setting.value();
 		if (value == null || value.isNegative()) {
 			throw new InvalidMcpxPropertyException(setting.property(),
 					"it must be zero or a positive duration, was " + print(value));
 		}
-		return value;
+		return setting;
 	}
 
 	/** As the user wrote it: {@code -5s}, not {@code PT-5S}. */
@@ -198,12 +311,15 @@ public final class McpClientConfigurer {
 		return DurationStyle.SIMPLE.print(value, wholeSeconds ? ChronoUnit.SECONDS : ChronoUnit.MILLIS);
 	}
 
-	private static int messageSize(Setting<DataSize> setting) {
+	private static @Nullable Setting<Integer> messageSize(@Nullable Setting<DataSize> setting) {
+		if (setting == null) {
+			return null;
+		}
 		DataSize size = setting.value();
 		if (size == null || size.toBytes() <= 0 || size.toBytes() > Integer.MAX_VALUE) {
 			throw new InvalidMcpxPropertyException(setting.property(), "it must be between 1B and 2GB, was " + size);
 		}
-		return (int) size.toBytes();
+		return new Setting<>((int) size.toBytes(), setting.property());
 	}
 
 	/**
@@ -229,11 +345,21 @@ public final class McpClientConfigurer {
 	private record Setting<T>(T value, String property) {
 	}
 
-	/** Resolves one upstream's settings: its own, else {@code mcpx.defaults}. */
-	private record Settings(String prefix) {
+	/**
+	 * Resolves one upstream's settings: its own, else {@code mcpx.defaults}, else unset
+	 * (the client's built-in default applies).
+	 */
+	private record Settings(String prefix, Client client, Defaults defaults) {
 
-		<T> Setting<T> pick(String key, T own, T fallback) {
-			return (own != null) ? new Setting<>(own, this.prefix + key) : new Setting<>(fallback, "mcpx.defaults." + key);
+		<T> @Nullable Setting<T> pick(String key, Function<UpstreamSettings, @Nullable T> getter) {
+			return pick(key, getter.apply(this.client), getter.apply(this.defaults));
+		}
+
+		<T> @Nullable Setting<T> pick(String key, @Nullable T own, @Nullable T fallback) {
+			if (own != null) {
+				return new Setting<>(own, this.prefix + key);
+			}
+			return (fallback != null) ? new Setting<>(fallback, "mcpx.defaults." + key) : null;
 		}
 
 	}

@@ -27,8 +27,8 @@ import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.McpClients;
 import dev.mcpx.client.McpInputHandler;
+import dev.mcpx.client.internal.transport.http.BlockingJdkRequestFactory;
 import dev.mcpx.client.recovery.ReplayGate;
-import dev.mcpx.client.transport.BlockingJdkRequestFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 /**

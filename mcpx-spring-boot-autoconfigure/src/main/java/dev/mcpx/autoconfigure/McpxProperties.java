@@ -1,17 +1,31 @@
 package dev.mcpx.autoconfigure;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
+import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.recovery.ToolReplay;
 
 /**
  * Configuration of mcpx: the upstream MCP servers an application talks to.
+ * <p>
+ * Each setting of an upstream is declared once, in {@link UpstreamSettings}, which both
+ * an upstream ({@link Client}) and the defaults for every upstream ({@link Defaults})
+ * extend. Every such setting is unset ({@code null}) until configured: an upstream's own
+ * value wins, then {@code mcpx.defaults}, then the client's built-in default, which is
+ * declared once in the client core ({@code McpClientBuilder.DEFAULT_*},
+ * {@code RecoveryPolicy}, {@code ProcessRestartPolicy}) and shown in the configuration
+ * metadata through {@code additional-spring-configuration-metadata.json}. Concerns other
+ * than an upstream's connection get a nested class of their own ({@link Health}).
  */
 @ConfigurationProperties("mcpx")
 public class McpxProperties {
@@ -44,298 +58,84 @@ public class McpxProperties {
 	}
 
 	/**
-	 * The protocol era to speak with an upstream.
+	 * The settings an upstream may set for itself and {@code mcpx.defaults} may set for
+	 * every upstream; unset is {@code null}.
 	 */
-	public enum Protocol {
-
+	public abstract static class UpstreamSettings {
 		/**
-		 * Detect the era on first contact.
+		 * Protocol era to speak: auto detects it, legacy or modern fixes it.
 		 */
-		AUTO,
+		private @Nullable ProtocolMode protocol;
 
 		/**
-		 * Speak the legacy era (2025-03-26 to 2025-11-25): initialize handshake and sessions.
-		 */
-		LEGACY,
-
-		/**
-		 * Speak the modern era (2026-07-28): stateless requests.
-		 */
-		MODERN
-
-	}
-
-	/**
-	 * One upstream MCP server. Unset values fall back to mcpx.defaults.
-	 */
-	public static class Client {
-
-		/**
-		 * URL of the upstream's MCP endpoint, http or https.
-		 */
-		private String url;
-
-		/**
-		 * Protocol era to speak; falls back to mcpx.defaults.protocol.
-		 */
-		private Protocol protocol;
-
-		/**
-		 * HTTP headers sent with every request to this upstream, for example Authorization;
-		 * added to mcpx.defaults.headers, replacing a default of the same name.
-		 */
-		private final Map<String, String> headers = new LinkedHashMap<>();
-
-		/**
-		 * Maximum time one request may take, from sending it to its response; falls back to
-		 * mcpx.defaults.request-timeout.
-		 */
-		private Duration requestTimeout;
-
-		/**
-		 * Maximum time to establish a connection; falls back to
-		 * mcpx.defaults.connect-timeout.
-		 */
-		private Duration connectTimeout;
-
-		/**
-		 * Maximum time of one initialize handshake, including one run by a recovery; falls
-		 * back to mcpx.defaults.handshake-timeout.
-		 */
-		private Duration handshakeTimeout;
-
-		/**
-		 * Largest message accepted from the upstream; falls back to
-		 * mcpx.defaults.max-message-size.
-		 */
-		private DataSize maxMessageSize;
-
-		/**
-		 * Interval of a ping that finds an expired session before a caller does; falls back
-		 * to mcpx.defaults.keepalive-interval; unset means no keepalive.
-		 */
-		private Duration keepaliveInterval;
-
-		/**
-		 * Name of the SSL bundle (spring.ssl.bundle.*) that secures https to this upstream;
-		 * falls back to mcpx.defaults.ssl-bundle.
-		 */
-		private String sslBundle;
-
-		public String getSslBundle() {
-			return this.sslBundle;
-		}
-
-		public void setSslBundle(String sslBundle) {
-			this.sslBundle = sslBundle;
-		}
-
-		/**
-		 * How long a listing stays fresh when the upstream gives no ttlMs; falls back to
-		 * mcpx.defaults.catalogue-ttl.
-		 */
-		private Duration catalogueTtl;
-
-		/**
-		 * Whether to keep a notification stream open to learn of list changes; falls back
-		 * to mcpx.defaults.listen-for-changes.
-		 */
-		private Boolean listenForChanges;
-
-		public Duration getCatalogueTtl() {
-			return this.catalogueTtl;
-		}
-
-		public void setCatalogueTtl(Duration catalogueTtl) {
-			this.catalogueTtl = catalogueTtl;
-		}
-
-		public Boolean getListenForChanges() {
-			return this.listenForChanges;
-		}
-
-		public void setListenForChanges(Boolean listenForChanges) {
-			this.listenForChanges = listenForChanges;
-		}
-
-		/**
-		 * How this upstream's client recovers; unset values fall back to
-		 * mcpx.defaults.recovery.
-		 */
-		@NestedConfigurationProperty
-		private final Recovery recovery = new Recovery();
-
-		public Duration getKeepaliveInterval() {
-			return this.keepaliveInterval;
-		}
-
-		public void setKeepaliveInterval(Duration keepaliveInterval) {
-			this.keepaliveInterval = keepaliveInterval;
-		}
-
-		public Recovery getRecovery() {
-			return this.recovery;
-		}
-
-		public String getUrl() {
-			return this.url;
-		}
-
-		public void setUrl(String url) {
-			this.url = url;
-		}
-
-		public Protocol getProtocol() {
-			return this.protocol;
-		}
-
-		public void setProtocol(Protocol protocol) {
-			this.protocol = protocol;
-		}
-
-		public Map<String, String> getHeaders() {
-			return this.headers;
-		}
-
-		public Duration getRequestTimeout() {
-			return this.requestTimeout;
-		}
-
-		public void setRequestTimeout(Duration requestTimeout) {
-			this.requestTimeout = requestTimeout;
-		}
-
-		public Duration getConnectTimeout() {
-			return this.connectTimeout;
-		}
-
-		public void setConnectTimeout(Duration connectTimeout) {
-			this.connectTimeout = connectTimeout;
-		}
-
-		public Duration getHandshakeTimeout() {
-			return this.handshakeTimeout;
-		}
-
-		public void setHandshakeTimeout(Duration handshakeTimeout) {
-			this.handshakeTimeout = handshakeTimeout;
-		}
-
-		public DataSize getMaxMessageSize() {
-			return this.maxMessageSize;
-		}
-
-		public void setMaxMessageSize(DataSize maxMessageSize) {
-			this.maxMessageSize = maxMessageSize;
-		}
-
-	}
-
-	/**
-	 * Defaults for every upstream.
-	 */
-	public static class Defaults {
-
-		/**
-		 * Protocol era to speak.
-		 */
-		private Protocol protocol = Protocol.AUTO;
-
-		/**
-		 * HTTP headers sent with every request to every upstream.
+		 * HTTP headers sent with every request, for example Authorization; an upstream's own
+		 * headers are added to mcpx.defaults.headers, replacing a default of the same name.
+		 * HTTP upstreams only.
 		 */
 		private final Map<String, String> headers = new LinkedHashMap<>();
 
 		/**
 		 * Maximum time one request may take, from sending it to its response.
 		 */
-		private Duration requestTimeout = Duration.ofSeconds(30);
+		private @Nullable Duration requestTimeout;
 
 		/**
-		 * Maximum time to establish a connection.
+		 * Maximum time to establish a connection. HTTP upstreams only.
 		 */
-		private Duration connectTimeout = Duration.ofSeconds(5);
+		private @Nullable Duration connectTimeout;
 
 		/**
-		 * Maximum time of one initialize handshake, including one run by a recovery.
+		 * Maximum time of one handshake (initialize, or the start of a stdio server process),
+		 * including one run by a recovery.
 		 */
-		private Duration handshakeTimeout = Duration.ofSeconds(10);
+		private @Nullable Duration handshakeTimeout;
 
 		/**
-		 * Largest message accepted from an upstream.
+		 * Largest message accepted from the upstream; a longer stdout line stops a stdio server
+		 * process.
 		 */
-		private DataSize maxMessageSize = DataSize.ofMegabytes(16);
+		private @Nullable DataSize maxMessageSize;
 
 		/**
-		 * Interval of a ping that finds an expired session before a caller does; unset
-		 * means no keepalive.
+		 * Interval of a ping that finds an expired session or a hung server process before a
+		 * caller does; unset means no keepalive.
 		 */
-		private Duration keepaliveInterval;
+		private @Nullable Duration keepaliveInterval;
 
 		/**
-		 * Name of the SSL bundle (spring.ssl.bundle.*) that secures https to every upstream.
+		 * Name of the SSL bundle (spring.ssl.bundle.*) that secures https to the upstream.
+		 * HTTP upstreams only.
 		 */
-		private String sslBundle;
-
-		public String getSslBundle() {
-			return this.sslBundle;
-		}
-
-		public void setSslBundle(String sslBundle) {
-			this.sslBundle = sslBundle;
-		}
+		private @Nullable String sslBundle;
 
 		/**
-		 * How long a listing (tools, prompts, resources) stays fresh when the upstream gives
-		 * no ttlMs (legacy upstreams); 0 disables caching for them.
+		 * How long a listing stays fresh when the upstream gives no ttlMs.
 		 */
-		private Duration catalogueTtl = Duration.ofMinutes(5);
+		private @Nullable Duration catalogueTtl;
 
 		/**
-		 * Whether to keep a notification stream open to learn of list changes, when the
-		 * upstream announces them.
+		 * Whether to keep a notification stream open to learn of list changes.
 		 */
-		private boolean listenForChanges = true;
-
-		public Duration getCatalogueTtl() {
-			return this.catalogueTtl;
-		}
-
-		public void setCatalogueTtl(Duration catalogueTtl) {
-			this.catalogueTtl = catalogueTtl;
-		}
-
-		public boolean isListenForChanges() {
-			return this.listenForChanges;
-		}
-
-		public void setListenForChanges(boolean listenForChanges) {
-			this.listenForChanges = listenForChanges;
-		}
+		private @Nullable Boolean listenForChanges;
 
 		/**
-		 * How clients recover, unless an upstream sets its own.
+		 * How the client recovers; unset values fall back to mcpx.defaults.recovery.
 		 */
 		@NestedConfigurationProperty
 		private final Recovery recovery = new Recovery();
 
-		public Duration getKeepaliveInterval() {
-			return this.keepaliveInterval;
-		}
+		/**
+		 * When the server process of a stdio upstream is started again after it exited
+		 * unexpectedly; unset values fall back to mcpx.defaults.restart.
+		 */
+		@NestedConfigurationProperty
+		private final Restart restart = new Restart();
 
-		public void setKeepaliveInterval(Duration keepaliveInterval) {
-			this.keepaliveInterval = keepaliveInterval;
-		}
-
-		public Recovery getRecovery() {
-			return this.recovery;
-		}
-
-		public Protocol getProtocol() {
+		public @Nullable ProtocolMode getProtocol() {
 			return this.protocol;
 		}
 
-		public void setProtocol(Protocol protocol) {
+		public void setProtocol(@Nullable ProtocolMode protocol) {
 			this.protocol = protocol;
 		}
 
@@ -343,110 +143,230 @@ public class McpxProperties {
 			return this.headers;
 		}
 
-		public Duration getRequestTimeout() {
+		public @Nullable Duration getRequestTimeout() {
 			return this.requestTimeout;
 		}
 
-		public void setRequestTimeout(Duration requestTimeout) {
+		public void setRequestTimeout(@Nullable Duration requestTimeout) {
 			this.requestTimeout = requestTimeout;
 		}
 
-		public Duration getConnectTimeout() {
+		public @Nullable Duration getConnectTimeout() {
 			return this.connectTimeout;
 		}
 
-		public void setConnectTimeout(Duration connectTimeout) {
+		public void setConnectTimeout(@Nullable Duration connectTimeout) {
 			this.connectTimeout = connectTimeout;
 		}
 
-		public Duration getHandshakeTimeout() {
+		public @Nullable Duration getHandshakeTimeout() {
 			return this.handshakeTimeout;
 		}
 
-		public void setHandshakeTimeout(Duration handshakeTimeout) {
+		public void setHandshakeTimeout(@Nullable Duration handshakeTimeout) {
 			this.handshakeTimeout = handshakeTimeout;
 		}
 
-		public DataSize getMaxMessageSize() {
+		public @Nullable DataSize getMaxMessageSize() {
 			return this.maxMessageSize;
 		}
 
-		public void setMaxMessageSize(DataSize maxMessageSize) {
+		public void setMaxMessageSize(@Nullable DataSize maxMessageSize) {
 			this.maxMessageSize = maxMessageSize;
 		}
+
+		public @Nullable Duration getKeepaliveInterval() {
+			return this.keepaliveInterval;
+		}
+
+		public void setKeepaliveInterval(@Nullable Duration keepaliveInterval) {
+			this.keepaliveInterval = keepaliveInterval;
+		}
+
+		public @Nullable String getSslBundle() {
+			return this.sslBundle;
+		}
+
+		public void setSslBundle(@Nullable String sslBundle) {
+			this.sslBundle = sslBundle;
+		}
+
+		public @Nullable Duration getCatalogueTtl() {
+			return this.catalogueTtl;
+		}
+
+		public void setCatalogueTtl(@Nullable Duration catalogueTtl) {
+			this.catalogueTtl = catalogueTtl;
+		}
+
+		public @Nullable Boolean getListenForChanges() {
+			return this.listenForChanges;
+		}
+
+		public void setListenForChanges(@Nullable Boolean listenForChanges) {
+			this.listenForChanges = listenForChanges;
+		}
+
+		public Recovery getRecovery() {
+			return this.recovery;
+		}
+
+		public Restart getRestart() {
+			return this.restart;
+		}
+	}
+
+	/**
+	 * One upstream: where it is (an HTTP {@code url}, or a stdio {@code command} the client
+	 * starts), and its own settings, which win over {@code mcpx.defaults}.
+	 */
+	public static class Client extends UpstreamSettings {
+		/**
+		 * URL of the upstream's MCP endpoint, http or https; exactly one of url and command.
+		 */
+		private @Nullable String url;
+
+		/**
+		 * Program that starts a stdio MCP server, found on the PATH unless it is a path; exactly
+		 * one of url and command.
+		 */
+		private @Nullable String command;
+
+		/**
+		 * Arguments of the command, each passed as one argument, never through a shell.
+		 */
+		private final List<String> args = new ArrayList<>();
+
+		/**
+		 * Variables added to the stdio server's environment; their values are never logged.
+		 */
+		private final Map<String, String> env = new LinkedHashMap<>();
+
+		/**
+		 * Directory the stdio server runs in; unset means the application's own.
+		 */
+		private @Nullable Path workingDirectory;
+
+		/**
+		 * Whether the stdio server starts from the application's environment (plus env); false
+		 * gives it only PATH, HOME, TMPDIR and LANG (plus env).
+		 */
+		private @Nullable Boolean inheritEnv;
+
+		public @Nullable String getUrl() {
+			return this.url;
+		}
+
+		public void setUrl(@Nullable String url) {
+			this.url = url;
+		}
+
+		public @Nullable String getCommand() {
+			return this.command;
+		}
+
+		public void setCommand(@Nullable String command) {
+			this.command = command;
+		}
+
+		public List<String> getArgs() {
+			return this.args;
+		}
+
+		public Map<String, String> getEnv() {
+			return this.env;
+		}
+
+		public @Nullable Path getWorkingDirectory() {
+			return this.workingDirectory;
+		}
+
+		public void setWorkingDirectory(@Nullable Path workingDirectory) {
+			this.workingDirectory = workingDirectory;
+		}
+
+		public @Nullable Boolean getInheritEnv() {
+			return this.inheritEnv;
+		}
+
+		public void setInheritEnv(@Nullable Boolean inheritEnv) {
+			this.inheritEnv = inheritEnv;
+		}
+	}
+
+	/**
+	 * The settings every upstream gets unless it sets its own.
+	 */
+	public static class Defaults extends UpstreamSettings {
 
 	}
 
 	/**
-	 * Health of the upstreams: one indicator per upstream under the {@code mcpx} health
-	 * contributor.
+	 * Health of the upstreams; unset values take the defaults of {@code McpxHealthSettings}.
 	 */
 	public static class Health {
-
 		/**
 		 * Whether the health check pings an upstream whose last exchange is older than the
 		 * probe interval, rather than only reporting how the application's requests went.
 		 */
-		private boolean probe = false;
+		private @Nullable Boolean probe;
 
 		/**
 		 * How old the last exchange with an upstream may be before a health check pings it,
 		 * when the probe is enabled.
 		 */
-		private Duration probeInterval = Duration.ofSeconds(30);
+		private @Nullable Duration probeInterval;
 
 		/**
 		 * Longest a health check waits for an upstream's ping; an upstream that does not
 		 * answer in time is reported down.
 		 */
-		private Duration timeout = Duration.ofSeconds(2);
+		private @Nullable Duration timeout;
 
 		/**
 		 * Consecutive failed requests after which an upstream is reported down, whatever
 		 * failed.
 		 */
-		private int downAfterFailures = 3;
+		private @Nullable Integer downAfterFailures;
 
-		public boolean isProbe() {
+		public @Nullable Boolean getProbe() {
 			return this.probe;
 		}
 
-		public void setProbe(boolean probe) {
+		public void setProbe(@Nullable Boolean probe) {
 			this.probe = probe;
 		}
 
-		public Duration getProbeInterval() {
+		public @Nullable Duration getProbeInterval() {
 			return this.probeInterval;
 		}
 
-		public void setProbeInterval(Duration probeInterval) {
+		public void setProbeInterval(@Nullable Duration probeInterval) {
 			this.probeInterval = probeInterval;
 		}
 
-		public Duration getTimeout() {
+		public @Nullable Duration getTimeout() {
 			return this.timeout;
 		}
 
-		public void setTimeout(Duration timeout) {
+		public void setTimeout(@Nullable Duration timeout) {
 			this.timeout = timeout;
 		}
 
-		public int getDownAfterFailures() {
+		public @Nullable Integer getDownAfterFailures() {
 			return this.downAfterFailures;
 		}
 
-		public void setDownAfterFailures(int downAfterFailures) {
+		public void setDownAfterFailures(@Nullable Integer downAfterFailures) {
 			this.downAfterFailures = downAfterFailures;
 		}
-
 	}
 
 	/**
-	 * Recovery settings. Unset values fall back to mcpx.defaults.recovery, then to the
-	 * built-in defaults named on each property.
+	 * How a client recovers; unset values fall back to mcpx.defaults.recovery, then to the
+	 * defaults of {@code RecoveryPolicy}.
 	 */
 	public static class Recovery {
-
 		/**
 		 * Session expiry handling.
 		 */
@@ -459,9 +379,9 @@ public class McpxProperties {
 
 		/**
 		 * Whether the upstream's tool annotations (readOnlyHint, idempotentHint) may justify
-		 * re-sending a tool call whose outcome is unknown. Default true.
+		 * re-sending a tool call whose outcome is unknown.
 		 */
-		private Boolean trustAnnotations;
+		private @Nullable Boolean trustAnnotations;
 
 		/**
 		 * Per-tool override of the replay decision: always, never or annotations.
@@ -476,11 +396,11 @@ public class McpxProperties {
 			return this.brokenStream;
 		}
 
-		public Boolean getTrustAnnotations() {
+		public @Nullable Boolean getTrustAnnotations() {
 			return this.trustAnnotations;
 		}
 
-		public void setTrustAnnotations(Boolean trustAnnotations) {
+		public void setTrustAnnotations(@Nullable Boolean trustAnnotations) {
 			this.trustAnnotations = trustAnnotations;
 		}
 
@@ -492,72 +412,141 @@ public class McpxProperties {
 		 * Session expiry handling.
 		 */
 		public static class SessionExpiry {
-
 			/**
 			 * Whether an expired session is re-initialized and the failed request retried
-			 * once. Default true.
+			 * once.
 			 */
-			private Boolean enabled;
+			private @Nullable Boolean enabled;
 
 			/**
 			 * Whether a 400 answer whose JSON-RPC error names the session counts as expiry,
-			 * as some widely deployed servers answer a forgotten session so. Default true.
+			 * as some widely deployed servers answer a forgotten session so.
 			 */
-			private Boolean onBadRequest;
+			private @Nullable Boolean onBadRequest;
 
-			public Boolean getEnabled() {
+			public @Nullable Boolean getEnabled() {
 				return this.enabled;
 			}
 
-			public void setEnabled(Boolean enabled) {
+			public void setEnabled(@Nullable Boolean enabled) {
 				this.enabled = enabled;
 			}
 
-			public Boolean getOnBadRequest() {
+			public @Nullable Boolean getOnBadRequest() {
 				return this.onBadRequest;
 			}
 
-			public void setOnBadRequest(Boolean onBadRequest) {
+			public void setOnBadRequest(@Nullable Boolean onBadRequest) {
 				this.onBadRequest = onBadRequest;
 			}
-
 		}
 
 		/**
 		 * Broken response stream handling.
 		 */
 		public static class BrokenStream {
-
 			/**
-			 * Whether a request whose response stream broke may be resumed or re-issued
-			 * once, as the replay gate allows. Default true.
+			 * Whether a request whose response stream broke, or whose stdio server process
+			 * exited, may be resumed or re-issued once, as the replay gate allows.
 			 */
-			private Boolean enabled;
+			private @Nullable Boolean enabled;
 
 			/**
 			 * How often a broken legacy event stream is resumed with Last-Event-ID before
-			 * its response counts as lost. Default 3.
+			 * its response counts as lost.
 			 */
-			private Integer resumptionAttempts;
+			private @Nullable Integer resumptionAttempts;
 
-			public Boolean getEnabled() {
+			public @Nullable Boolean getEnabled() {
 				return this.enabled;
 			}
 
-			public void setEnabled(Boolean enabled) {
+			public void setEnabled(@Nullable Boolean enabled) {
 				this.enabled = enabled;
 			}
 
-			public Integer getResumptionAttempts() {
+			public @Nullable Integer getResumptionAttempts() {
 				return this.resumptionAttempts;
 			}
 
-			public void setResumptionAttempts(Integer resumptionAttempts) {
+			public void setResumptionAttempts(@Nullable Integer resumptionAttempts) {
 				this.resumptionAttempts = resumptionAttempts;
 			}
-
 		}
 
+	}
+
+	/**
+	 * When a stdio server process is started again; unset values fall back to
+	 * mcpx.defaults.restart, then to the defaults of {@code ProcessRestartPolicy}.
+	 */
+	public static class Restart {
+		/**
+		 * Wait before the first restart after a crash; doubles per crash in a row, up to
+		 * max-backoff.
+		 */
+		private @Nullable Duration initialBackoff;
+
+		/**
+		 * Longest wait before a restart.
+		 */
+		private @Nullable Duration maxBackoff;
+
+		/**
+		 * Restarts allowed within the window; past them the upstream is down until the
+		 * cool-down ends.
+		 */
+		private @Nullable Integer maxRestarts;
+
+		/**
+		 * Period over which restarts are counted.
+		 */
+		private @Nullable Duration window;
+
+		/**
+		 * How long an upstream whose restarts are spent stays down.
+		 */
+		private @Nullable Duration coolDown;
+
+		public @Nullable Duration getInitialBackoff() {
+			return this.initialBackoff;
+		}
+
+		public void setInitialBackoff(@Nullable Duration initialBackoff) {
+			this.initialBackoff = initialBackoff;
+		}
+
+		public @Nullable Duration getMaxBackoff() {
+			return this.maxBackoff;
+		}
+
+		public void setMaxBackoff(@Nullable Duration maxBackoff) {
+			this.maxBackoff = maxBackoff;
+		}
+
+		public @Nullable Integer getMaxRestarts() {
+			return this.maxRestarts;
+		}
+
+		public void setMaxRestarts(@Nullable Integer maxRestarts) {
+			this.maxRestarts = maxRestarts;
+		}
+
+		public @Nullable Duration getWindow() {
+			return this.window;
+		}
+
+		public void setWindow(@Nullable Duration window) {
+			this.window = window;
+		}
+
+		public @Nullable Duration getCoolDown() {
+			return this.coolDown;
+		}
+
+		public void setCoolDown(@Nullable Duration coolDown) {
+			this.coolDown = coolDown;
+		}
 	}
 
 }

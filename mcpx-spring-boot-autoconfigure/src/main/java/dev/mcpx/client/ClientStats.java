@@ -3,14 +3,19 @@ package dev.mcpx.client;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.mcpx.client.model.ProcessStatus;
+import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpEventListener;
 import dev.mcpx.client.event.McpRequestReissuedEvent;
 import dev.mcpx.client.event.McpSessionRecoveredEvent;
-import dev.mcpx.client.session.SessionState;
+import dev.mcpx.client.internal.session.SessionState;
 
 /**
  * Counts what one client did, for {@link McpClient#status()}: outcomes of requests, and,
@@ -41,10 +46,28 @@ final class ClientStats implements McpEventListener {
 
 	private volatile Class<? extends McpException> lastErrorType;
 
+	private volatile Supplier<@Nullable ProcessStatus> process = () -> null;
+
 	ClientStats(String upstream, URI url, Clock clock) {
+		this(upstream, redacted(url), clock);
+	}
+
+	/**
+	 * Counts for a stdio upstream, shown as {@code stdio:<command>}: its arguments may hold
+	 * secrets.
+	 */
+	ClientStats(String upstream, StdioCommand command, Clock clock) {
+		this(upstream, "stdio:" + command.command(), clock);
+	}
+
+	private ClientStats(String upstream, String shownUrl, Clock clock) {
 		this.upstream = upstream;
-		this.url = redacted(url);
+		this.url = shownUrl;
 		this.clock = clock;
+	}
+
+	void process(Supplier<@Nullable ProcessStatus> process) {
+		this.process = process;
 	}
 
 	@Override
@@ -84,7 +107,7 @@ final class ClientStats implements McpEventListener {
 				this.lastRecoveryAt,
 				(this.lastSuccessMillis != 0) ? Instant.ofEpochMilli(this.lastSuccessMillis) : null, this.lastFailureAt,
 				this.lastError, this.lastErrorType,
-				this.consecutiveFailures.get());
+				this.consecutiveFailures.get(), this.process.get());
 	}
 
 	/** Credentials and query stay out of anything shown. */

@@ -2,7 +2,6 @@ package dev.mcpx.client;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,26 +13,33 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
-import dev.mcpx.client.catalogue.CatalogueKind;
-import dev.mcpx.client.catalogue.McpCatalogue;
+import dev.mcpx.client.error.McpCapabilityException;
+import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.error.McpProtocolException;
+import dev.mcpx.client.internal.catalogue.Catalogue;
+import dev.mcpx.client.internal.protocol.JsonRpc;
+import dev.mcpx.client.internal.protocol.McpMethods;
+import dev.mcpx.client.internal.protocol.ResultMapper;
+import dev.mcpx.client.internal.protocol.ToolHeaders;
+import dev.mcpx.client.internal.recovery.Keepalive;
+import dev.mcpx.client.internal.recovery.Pagination;
+import dev.mcpx.client.internal.recovery.RequestExecutor;
+import dev.mcpx.client.internal.session.ListenLoop;
+import dev.mcpx.client.internal.session.McpRequest;
+import dev.mcpx.client.internal.session.ProtocolSession;
+import dev.mcpx.client.internal.session.SessionState;
 import dev.mcpx.client.model.CallToolResult;
+import dev.mcpx.client.model.CatalogueKind;
 import dev.mcpx.client.model.GetPromptResult;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.model.Prompt;
+import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.ReadResourceResult;
 import dev.mcpx.client.model.Resource;
 import dev.mcpx.client.model.ResourceTemplate;
 import dev.mcpx.client.model.Tool;
-import dev.mcpx.client.protocol.JsonRpc;
-import dev.mcpx.client.protocol.McpMethods;
-import dev.mcpx.client.protocol.ResultMapper;
-import dev.mcpx.client.protocol.ToolHeaders;
-import dev.mcpx.client.session.McpRequest;
-import dev.mcpx.client.recovery.RequestExecutor;
-import dev.mcpx.client.recovery.ToolRegistry;
-import dev.mcpx.client.session.ProtocolSession;
-import dev.mcpx.client.session.SessionState;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -57,47 +63,48 @@ final class DefaultMcpClient implements McpClient {
 
 	private final RequestExecutor executor;
 
-	private final ToolRegistry tools;
+	private final Catalogue catalogue;
+
+	private final McpCatalogue catalogueView;
+
+	private final Pagination pagination;
 
 	private final Duration requestTimeout;
 
 	private final ClientStats stats;
 
-	private final McpCatalogue catalogue;
-
-	/** Told of every success: starts what waits for a working connection (the listen stream). */
-	private final Runnable connected;
-
 	private final ObservationRegistry observations;
 
-	private volatile AutoCloseable resources = () -> {
-	};
+	/** Keeps the notification stream open once a connection works; absent when off. */
+	private final @Nullable ListenLoop listenLoop;
+
+	private final @Nullable Keepalive keepalive;
+
+	/** Released after the session is closed, in order: threads, then the transport. */
+	private final List<AutoCloseable> resources;
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
 	DefaultMcpClient(String name, JsonRpc jsonRpc, ProtocolSession session, RequestExecutor executor,
-			ToolRegistry tools, McpCatalogue catalogue, Duration requestTimeout, ClientStats stats,
-			ObservationRegistry observations, Runnable connected) {
+			Catalogue catalogue, Duration requestTimeout, ClientStats stats, ObservationRegistry observations,
+			@Nullable ListenLoop listenLoop, @Nullable Duration keepaliveInterval, List<AutoCloseable> resources) {
 		this.name = name;
 		this.jsonRpc = jsonRpc;
 		this.session = session;
 		this.executor = executor;
-		this.tools = tools;
+		this.catalogue = catalogue;
+		this.catalogueView = new McpCatalogue(catalogue);
+		this.pagination = new Pagination(name, jsonRpc);
 		this.requestTimeout = requestTimeout;
 		this.stats = stats;
-		this.catalogue = catalogue;
 		this.observations = observations;
-		this.connected = connected;
-		// The replay gate's evidence and the modern call headers: an unknown tool is listed.
-		tools.listWith(this::refreshTools);
-	}
-
-	/**
-	 * Sets what to release after the session is closed.
-	 * @param resources releases the client's threads
-	 */
-	void onClose(AutoCloseable resources) {
-		this.resources = resources;
+		this.listenLoop = listenLoop;
+		this.resources = List.copyOf(resources);
+		// Recovery and modern calls learn an unknown tool by listing, through this client
+		// like any request: the one late binding of the assembly (docs/architecture.md).
+		catalogue.tools().listWith(this::refreshTools);
+		this.keepalive = (keepaliveInterval != null)
+				? new Keepalive(name, keepaliveInterval, () -> session.current() != null, this::ping) : null;
 	}
 
 	@Override
@@ -108,12 +115,14 @@ final class DefaultMcpClient implements McpClient {
 	@Override
 	public List<Tool> listTools() {
 		List<Tool> listed = this.catalogue.get(CatalogueKind.TOOLS, this::fetchTools);
-		return (currentEra() == ProtocolEra.MODERN) ? withoutInvalidHeaders(listed) : listed;
+		SessionState state = this.session.current();
+		return (state != null && this.session.traits(state).mirrorsToolArguments()) ? withoutInvalidHeaders(listed)
+				: listed;
 	}
 
 	@Override
 	public McpCatalogue catalogue() {
-		return this.catalogue;
+		return this.catalogueView;
 	}
 
 	/** Lists tools from the server, past the cache: to learn a tool the cache does not know. */
@@ -121,11 +130,8 @@ final class DefaultMcpClient implements McpClient {
 		this.catalogue.refresh(CatalogueKind.TOOLS, this::fetchTools);
 	}
 
-	private McpCatalogue.Listing<Tool> fetchTools() {
-		McpCatalogue.Listing<Tool> listing = listAll(McpMethods.TOOLS_LIST, "tools", ResultMapper::tool);
-		// The replay gate's evidence comes from the same listing as the cache.
-		this.tools.remember(listing.items());
-		return listing;
+	private Catalogue.Listing<Tool> fetchTools() {
+		return listAll(McpMethods.TOOLS_LIST, "tools", ResultMapper::tool);
 	}
 
 	/**
@@ -135,7 +141,7 @@ final class DefaultMcpClient implements McpClient {
 	private List<Tool> withoutInvalidHeaders(List<Tool> listed) {
 		List<Tool> valid = new ArrayList<>(listed.size());
 		for (Tool tool : listed) {
-			ToolHeaders headers = this.tools.headers(tool.name());
+			ToolHeaders headers = this.catalogue.tools().headers(tool.name());
 			if (headers.isValid()) {
 				valid.add(tool);
 			}
@@ -156,7 +162,8 @@ final class DefaultMcpClient implements McpClient {
 		params.set("arguments", args);
 		learnBeforeFirstCall(toolName);
 		return ResultMapper.callToolResult(send(McpMethods.TOOLS_CALL, params, toolName,
-				(state) -> (state.era() == ProtocolEra.MODERN) ? headerParameters(toolName, args) : Map.of()));
+				(state) -> this.session.traits(state).mirrorsToolArguments() ? headerParameters(toolName, args)
+						: Map.of()));
 	}
 
 	/**
@@ -166,12 +173,12 @@ final class DefaultMcpClient implements McpClient {
 	 * listing does not stop the call.
 	 */
 	private void learnBeforeFirstCall(String toolName) {
-		if (!this.tools.worthListingFor(toolName)) {
+		if (!this.catalogue.tools().worthListingFor(toolName)) {
 			return;
 		}
 		try {
 			listTools();
-			this.tools.notedAfterListing(toolName);
+			this.catalogue.tools().notedAfterListing(toolName);
 		}
 		catch (McpException ex) {
 			logger.debug("[" + this.name + "] could not list tools before calling " + toolName + ": " + ex.getMessage());
@@ -183,7 +190,7 @@ final class DefaultMcpClient implements McpClient {
 	 * declarations is not called (2026-07-28 transports/streamable-http §Schema Extension).
 	 */
 	private Map<String, String> headerParameters(String toolName, JsonNode args) {
-		ToolHeaders declared = this.tools.headers(toolName);
+		ToolHeaders declared = this.catalogue.tools().headers(toolName);
 		if (!declared.isValid()) {
 			throw new McpProtocolException(this.name, "tool '" + toolName + "' declares invalid x-mcp-header "
 					+ "parameters (" + declared.invalidReason() + "); it was not called", null);
@@ -263,11 +270,19 @@ final class DefaultMcpClient implements McpClient {
 			this.session.close();
 		}
 		finally {
-			try {
-				this.resources.close();
+			if (this.listenLoop != null) {
+				this.listenLoop.close();
 			}
-			catch (Exception ex) {
-				// Releasing threads cannot fail in a way the caller could act on.
+			if (this.keepalive != null) {
+				this.keepalive.close();
+			}
+			for (AutoCloseable resource : this.resources) {
+				try {
+					resource.close();
+				}
+				catch (Exception ex) {
+					// Releasing threads cannot fail in a way the caller could act on.
+				}
 			}
 		}
 	}
@@ -277,82 +292,18 @@ final class DefaultMcpClient implements McpClient {
 		return "McpClient[" + this.name + "]";
 	}
 
-	/**
-	 * Follows {@code nextCursor} until the listing ends (2025-11-25
-	 * server/utilities/pagination). A cursor the server repeats would loop forever, so it
-	 * ends the listing with an error instead. A cursor belongs to its session: when the
-	 * session expires mid-listing, the listing restarts once from its first page in the new
-	 * session (DESIGN §2.1).
-	 */
-	private <T> McpCatalogue.Listing<T> listAll(String method, String field, Function<JsonNode, T> mapper) {
-		try {
-			return listPages(method, field, mapper);
-		}
-		catch (McpSessionExpiredException ex) {
-			if (!ex.isMidListing()) {
-				throw ex;
-			}
-			return listPages(method, field, mapper);
-		}
+	/** Every page of a listing, through the one way a request leaves the client API. */
+	private <T> Catalogue.Listing<T> listAll(String method, String field, Function<JsonNode, T> mapper) {
+		return this.pagination.listAll(method, field, mapper, this::pageTtl, (page, params) -> send(page, params, null));
 	}
 
-	private <T> McpCatalogue.Listing<T> listPages(String method, String field, Function<JsonNode, T> mapper) {
-		List<T> items = new ArrayList<>();
-		Duration ttl = null;
-		Set<String> seenCursors = new HashSet<>();
-		String cursor = null;
-		do {
-			ObjectNode params = null;
-			if (cursor != null) {
-				params = this.jsonRpc.object();
-				params.put("cursor", cursor);
-			}
-			JsonNode page;
-			try {
-				page = send(method, params, null);
-			}
-			catch (McpSessionExpiredException ex) {
-				if (cursor != null) {
-					ex.markMidListing();
-				}
-				throw ex;
-			}
-			for (JsonNode item : page.path(field)) {
-				items.add(mapper.apply(item));
-			}
-			ttl = shorter(ttl, pageTtl(page));
-			JsonNode next = page.get("nextCursor");
-			cursor = (next != null && next.isString()) ? next.stringValue() : null;
-			if (cursor != null && !seenCursors.add(cursor)) {
-				throw new McpProtocolException(this.name, method + " returned a cursor it had already returned", null);
-			}
-		}
-		while (cursor != null);
-		return new McpCatalogue.Listing<>(List.copyOf(items), ttl);
+	/** A page's freshness, as its era gives it; absent for the catalogue's default. */
+	private @Nullable Duration pageTtl(JsonNode page) {
+		SessionState state = this.session.current();
+		return (state != null) ? this.session.traits(state).freshness(page) : null;
 	}
 
-	/**
-	 * A modern page's freshness: its {@code ttlMs}, 0 when absent or negative (2026-07-28
-	 * server/utilities/caching §Time-to-Live). Legacy pages carry none: {@code null}, the
-	 * catalogue's default applies.
-	 */
-	private Duration pageTtl(JsonNode page) {
-		if (currentEra() != ProtocolEra.MODERN) {
-			return null;
-		}
-		JsonNode ttlMs = page.get("ttlMs");
-		return Duration.ofMillis((ttlMs != null && ttlMs.isIntegralNumber()) ? Math.max(0, ttlMs.longValue()) : 0);
-	}
-
-	/** The listing is fresh while every page is: the shortest page freshness wins. */
-	private static Duration shorter(Duration a, Duration b) {
-		if (a == null) {
-			return b;
-		}
-		return (b == null || a.compareTo(b) <= 0) ? a : b;
-	}
-
-	private JsonNode send(String method, JsonNode params, String toolName) {
+	private JsonNode send(String method, @Nullable JsonNode params, @Nullable String toolName) {
 		return send(method, params, toolName, (state) -> Map.of());
 	}
 
@@ -360,7 +311,7 @@ final class DefaultMcpClient implements McpClient {
 	 * The one way a request leaves the client API: connecting first if need be, then
 	 * through the executor, observed and counted whatever happens on the way.
 	 */
-	private JsonNode send(String method, JsonNode params, String toolName,
+	private JsonNode send(String method, @Nullable JsonNode params, @Nullable String toolName,
 			Function<SessionState, Map<String, String>> headers) {
 		if (this.closed.get()) {
 			throw new McpException(this.name, "the client is closed", null);
@@ -368,12 +319,14 @@ final class DefaultMcpClient implements McpClient {
 		Observation observation = McpObservation.start(this.observations, this.name, method);
 		try (Observation.Scope scope = observation.openScope()) {
 			SessionState state = this.executor.connect();
-			String wireMethod = onTheWire(method, state);
+			String wireMethod = this.session.traits(state).wireMethod(method);
 			requireCapability(wireMethod, state);
 			JsonNode result = this.executor.execute(
 					new McpRequest(wireMethod, params, toolName, this.requestTimeout, headers.apply(state)));
 			this.stats.succeeded();
-			this.connected.run();
+			if (this.listenLoop != null) {
+				this.listenLoop.start();
+			}
 			observation.lowCardinalityKeyValue(McpObservation.OUTCOME, McpObservation.SUCCESS);
 			return result;
 		}
@@ -388,29 +341,17 @@ final class DefaultMcpClient implements McpClient {
 		}
 	}
 
-	private ProtocolEra currentEra() {
-		SessionState state = this.session.current();
-		return (state != null) ? state.era() : null;
-	}
-
 	/**
 	 * Only capabilities the server declared are used (2025-11-25 basic/lifecycle
-	 * §Operation).
+	 * §Operation), as far as its era declares them.
 	 */
-	/** A modern server has no {@code ping}; {@code server/discover} is its cheapest request. */
-	private static String onTheWire(String method, SessionState state) {
-		return (McpMethods.PING.equals(method) && state.era() == ProtocolEra.MODERN) ? McpMethods.SERVER_DISCOVER
-				: method;
-	}
-
 	private void requireCapability(String method, SessionState state) {
 		int slash = method.indexOf('/');
 		String capability = (slash > 0) ? method.substring(0, slash) : null;
 		if (capability == null || !SERVER_CAPABILITIES.contains(capability)) {
 			return;
 		}
-		// Modern servers declare capabilities only through an optional discovery.
-		if (state.era() == ProtocolEra.LEGACY && !state.capabilities().has(capability)) {
+		if (!this.session.traits(state).mayUse(state, capability)) {
 			throw new McpCapabilityException(this.name, method, capability);
 		}
 	}

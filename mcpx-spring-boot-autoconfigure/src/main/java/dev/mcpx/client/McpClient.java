@@ -5,11 +5,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import dev.mcpx.client.catalogue.McpCatalogue;
+import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.GetPromptResult;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.model.Prompt;
+import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.ReadResourceResult;
 import dev.mcpx.client.model.Resource;
 import dev.mcpx.client.model.ResourceTemplate;
@@ -35,6 +36,17 @@ public interface McpClient extends AutoCloseable {
 	 */
 	static McpClientBuilder builder(String name, URI url) {
 		return new McpClientBuilder(name, url);
+	}
+
+	/**
+	 * Starts building a client for a stdio upstream: a server process the client starts on
+	 * first use, restarts when it exits unexpectedly and stops on {@link #close()}.
+	 * @param name the upstream name, used in logs, events and errors
+	 * @param command how to start the server
+	 * @return a builder
+	 */
+	static McpClientBuilder stdio(String name, StdioCommand command) {
+		return new McpClientBuilder(name, command);
 	}
 
 	/**

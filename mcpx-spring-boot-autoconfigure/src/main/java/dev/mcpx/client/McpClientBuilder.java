@@ -10,37 +10,49 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.converter.ByteArrayHttpMessageConverter;
 import org.springframework.web.client.RestClient;
 
-import dev.mcpx.client.catalogue.McpCatalogue;
+import dev.mcpx.client.error.McpAuthChallenge;
+import dev.mcpx.client.error.McpAuthenticationException;
+import dev.mcpx.client.error.McpInputRequiredException;
 import dev.mcpx.client.event.McpEraDetectedEvent;
 import dev.mcpx.client.event.McpEventListener;
-import dev.mcpx.client.event.McpEvents;
+import dev.mcpx.client.internal.catalogue.Catalogue;
+import dev.mcpx.client.internal.events.McpEvents;
+import dev.mcpx.client.internal.protocol.JsonRpc;
+import dev.mcpx.client.internal.protocol.Redaction;
+import dev.mcpx.client.internal.recovery.CredentialsRefresh;
+import dev.mcpx.client.internal.recovery.RecoveringExecutor;
+import dev.mcpx.client.internal.session.BackgroundTasks;
+import dev.mcpx.client.internal.session.EraDetectingSession;
+import dev.mcpx.client.internal.session.Exchange;
+import dev.mcpx.client.internal.session.InputAnswers;
+import dev.mcpx.client.internal.session.LegacySession;
+import dev.mcpx.client.internal.session.ListenLoop;
+import dev.mcpx.client.internal.session.ModernSession;
+import dev.mcpx.client.internal.session.ProtocolSession;
+import dev.mcpx.client.internal.session.ServerMessageListener;
+import dev.mcpx.client.internal.session.ServerRequests;
+import dev.mcpx.client.internal.session.SessionSettings;
+import dev.mcpx.client.internal.transport.McpTransport;
+import dev.mcpx.client.internal.transport.stdio.LaunchSpec;
+import dev.mcpx.client.internal.transport.stdio.StdioTransport;
+import dev.mcpx.client.internal.transport.Watchdog;
+import dev.mcpx.client.internal.transport.http.BlockingJdkRequestFactory;
+import dev.mcpx.client.internal.transport.http.HttpTransport;
 import dev.mcpx.client.model.Implementation;
-import dev.mcpx.client.protocol.JsonRpc;
 import dev.mcpx.client.recovery.DefaultReplayGate;
-import dev.mcpx.client.recovery.Keepalive;
-import dev.mcpx.client.recovery.RecoveringExecutor;
+import dev.mcpx.client.recovery.ProcessRestartPolicy;
 import dev.mcpx.client.recovery.RecoveryPolicy;
 import dev.mcpx.client.recovery.ReplayGate;
-import dev.mcpx.client.recovery.ToolRegistry;
-import dev.mcpx.client.session.EraDetectingSession;
-import dev.mcpx.client.session.ListenLoop;
-import dev.mcpx.client.session.ModernSession;
-import dev.mcpx.client.session.ProtocolSession;
-import dev.mcpx.client.session.BackgroundTasks;
-import dev.mcpx.client.session.JsonRpcExchange;
-import dev.mcpx.client.session.LegacySession;
-import dev.mcpx.client.session.ServerMessageListener;
-import dev.mcpx.client.session.SessionSettings;
-import dev.mcpx.client.transport.BlockingJdkRequestFactory;
-import dev.mcpx.client.transport.HttpTransport;
-import dev.mcpx.client.transport.Watchdog;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -79,7 +91,11 @@ public final class McpClientBuilder {
 
 	private final String name;
 
-	private final URI url;
+	private final @Nullable URI url;
+
+	private final @Nullable StdioCommand command;
+
+	private ProcessRestartPolicy restartPolicy = ProcessRestartPolicy.ofDefaults();
 
 	private RestClient.Builder restClientBuilder;
 
@@ -100,10 +116,10 @@ public final class McpClientBuilder {
 
 	private Implementation clientInfo = DEFAULT_CLIENT_INFO;
 
-	private ServerMessageListener notificationListener = (upstream, method, params) -> {
+	private McpNotificationListener notificationListener = (upstream, method, params) -> {
 	};
 
-	private RecoveryPolicy recoveryPolicy = RecoveryPolicy.defaults();
+	private RecoveryPolicy recoveryPolicy = RecoveryPolicy.ofDefaults();
 
 	private ReplayGate replayGate;
 
@@ -131,6 +147,27 @@ public final class McpClientBuilder {
 		}
 		this.name = name;
 		this.url = validateUrl(name, url);
+		this.command = null;
+	}
+
+	McpClientBuilder(String name, StdioCommand command) {
+		if (name == null || name.isBlank()) {
+			throw new IllegalArgumentException("The upstream name must not be empty");
+		}
+		this.name = name;
+		this.url = null;
+		this.command = Objects.requireNonNull(command, "command");
+	}
+
+	/**
+	 * Sets when the server process of a stdio upstream is started again after it ended
+	 * unexpectedly. Ignored for an HTTP upstream.
+	 * @param policy the restart policy
+	 * @return this builder
+	 */
+	public McpClientBuilder restartPolicy(ProcessRestartPolicy policy) {
+		this.restartPolicy = Objects.requireNonNull(policy, "policy");
+		return this;
 	}
 
 	/**
@@ -238,7 +275,7 @@ public final class McpClientBuilder {
 	 * @param listener the listener; called on the thread that read the notification
 	 * @return this builder
 	 */
-	public McpClientBuilder notificationListener(ServerMessageListener listener) {
+	public McpClientBuilder notificationListener(McpNotificationListener listener) {
 		this.notificationListener = Objects.requireNonNull(listener, "listener");
 		return this;
 	}
@@ -286,10 +323,10 @@ public final class McpClientBuilder {
 	/**
 	 * Pings an open session at this interval, so that an expiry is found and recovered
 	 * before a caller meets it. Off by default.
-	 * @param interval a positive interval, or {@code null} for none
+	 * @param interval a positive interval, absent for none
 	 * @return this builder
 	 */
-	public McpClientBuilder keepaliveInterval(Duration interval) {
+	public McpClientBuilder keepaliveInterval(@Nullable Duration interval) {
 		this.keepaliveInterval = (interval != null) ? positive(interval, "keepalive interval") : null;
 		return this;
 	}
@@ -363,71 +400,116 @@ public final class McpClientBuilder {
 
 	/**
 	 * Builds the client. It connects on first use.
+	 * <p>
+	 * The assembly, from the wire up (see {@code docs/architecture.md}, "Assembly"): the
+	 * transport, the exchange over it, the era's session, the catalogue, the recovery loop
+	 * over the session, and the client over the loop. Each piece is built once, complete.
 	 * @return the client
 	 */
 	public McpClient build() {
 		JsonRpc jsonRpc = new JsonRpc((this.jsonMapper != null) ? this.jsonMapper : DefaultMapper.INSTANCE);
-		SessionSettings settings = new SessionSettings(this.name, this.clientInfo, this.requestTimeout,
-				this.handshakeTimeout, this.maxMessageBytes);
-		List<AutoCloseable> releasedOnClose = new ArrayList<>();
-		HttpTransport transport = new HttpTransport(restClient(releasedOnClose), this.url);
+		ClientStats stats = (this.command != null) ? new ClientStats(this.name, this.command, this.clock)
+				: new ClientStats(this.name, this.url, this.clock);
+		McpEvents events = new McpEvents(listeners(stats));
+		Catalogue catalogue = new Catalogue(this.name, this.catalogueTtl, this.clock, events);
 		Watchdog watchdog = new Watchdog(this.name);
 		BackgroundTasks background = new BackgroundTasks(this.name);
-		ClientStats stats = new ClientStats(this.name, this.url, this.clock);
+		Redaction redaction = new Redaction();
+		McpTransport transport = transport(jsonRpc, watchdog, redaction, stats);
+		Exchange exchange = new Exchange(this.name, transport, jsonRpc, watchdog, background,
+				notifications(catalogue), new ServerRequests(this.name, jsonRpc), redaction);
+		ProtocolSession session = session(exchange, events);
+		RecoveringExecutor executor = new RecoveringExecutor(this.name, session, this.recoveryPolicy, replayGate(),
+				catalogue, events, credentialsRefresh());
+		ListenLoop listenLoop = this.listenForChanges ? new ListenLoop(this.name, session) : null;
+		return new DefaultMcpClient(this.name, jsonRpc, session, executor, catalogue, this.requestTimeout, stats,
+				this.observationRegistry, listenLoop, this.keepaliveInterval, List.of(watchdog, background, transport));
+	}
+
+	/**
+	 * The wire: Streamable HTTP to {@code url}, or a stdio server process started from
+	 * {@code command} (2025-11-25 basic/transports §stdio), whose status the client shows.
+	 */
+	private McpTransport transport(JsonRpc jsonRpc, Watchdog watchdog, Redaction redaction, ClientStats stats) {
+		if (this.command != null) {
+			StdioCommand c = this.command;
+			LaunchSpec launch = new LaunchSpec(c.command(), c.args(), c.env(), c.workingDirectory(),
+					c.inheritEnv() ? null : StdioCommand.MINIMAL_ENVIRONMENT);
+			StdioTransport stdio = new StdioTransport(this.name, launch, this.restartPolicy, jsonRpc,
+					this.maxMessageBytes, this.clock);
+			stats.process(stdio::status);
+			return stdio;
+		}
+		List<AutoCloseable> httpClient = new ArrayList<>();
+		return new HttpTransport(this.name, restClient(httpClient), this.url, baseHeaders(), jsonRpc, watchdog,
+				redaction, this.maxMessageBytes, this.recoveryPolicy.expiryOnBadRequest(), httpClient);
+	}
+
+	/** The client's own status first, then the application's listeners, in order. */
+	private List<McpEventListener> listeners(ClientStats stats) {
 		List<McpEventListener> listeners = new ArrayList<>();
 		listeners.add(stats);
 		listeners.addAll(this.eventListeners);
-		McpEvents events = new McpEvents(listeners);
-		McpCatalogue catalogue = new McpCatalogue(this.name, this.catalogueTtl, this.clock, events);
-		events.add(catalogue);
-		ServerMessageListener applicationListener = this.notificationListener;
-		JsonRpcExchange exchange = new JsonRpcExchange(settings, transport, jsonRpc, watchdog, background,
-				(upstream, method, params) -> {
-					catalogue.onNotification(upstream, method, params);
-					applicationListener.onNotification(upstream, method, params);
-				}, events);
+		return listeners;
+	}
+
+	/** Notifications drop the listings they name, then reach the application. */
+	private ServerMessageListener notifications(Catalogue catalogue) {
+		McpNotificationListener application = this.notificationListener;
+		return (upstream, method, params) -> {
+			catalogue.listChanged(method);
+			application.onNotification(upstream, method, params);
+		};
+	}
+
+	private ReplayGate replayGate() {
+		return (this.replayGate != null) ? this.replayGate : new DefaultReplayGate(this.recoveryPolicy);
+	}
+
+	private @Nullable CredentialsRefresh credentialsRefresh() {
+		McpCredentials creds = this.credentials;
+		// the seam of refused credentials: the refusal's parsed challenge (status, scope,
+		// resource metadata); credentials without a notion of it refresh on 401 only
+		return (creds != null) ? (refusal) -> creds.refresh(
+				(refusal instanceof McpAuthenticationException auth && auth.challenge() != null) ? auth.challenge()
+						: McpAuthChallenge.of(refusal.status(), this.url))
+				: null;
+	}
+
+	/** The headers every message carries: the fixed ones, the computed ones, the credentials. */
+	private Consumer<HttpHeaders> baseHeaders() {
 		Map<String, String> fixedHeaders = Map.copyOf(this.headers);
 		Consumer<HttpHeaders> provider = this.headersProvider;
 		McpCredentials creds = this.credentials;
-		Consumer<HttpHeaders> baseHeaders = (h) -> {
+		return (h) -> {
 			fixedHeaders.forEach(h::set);
 			provider.accept(h);
 			if (creds != null) {
 				creds.apply(h);
 			}
 		};
-		ProtocolSession session = session(settings, exchange, baseHeaders, events);
-		ToolRegistry tools = new ToolRegistry();
-		events.add(tools);
-		ReplayGate gate = (this.replayGate != null) ? this.replayGate : new DefaultReplayGate(this.recoveryPolicy);
-		RecoveringExecutor executor = new RecoveringExecutor(this.name, session, this.recoveryPolicy, gate, tools,
-				events, creds);
-		ListenLoop listenLoop = new ListenLoop(this.name, session);
-		DefaultMcpClient client = new DefaultMcpClient(this.name, jsonRpc, session, executor, tools, catalogue,
-				this.requestTimeout, stats, this.observationRegistry, this.listenForChanges ? listenLoop::start : () -> {
-				});
-		Keepalive keepalive = (this.keepaliveInterval != null)
-				? new Keepalive(this.name, this.keepaliveInterval, () -> session.current() != null, client::ping) : null;
-		client.onClose(() -> {
-			listenLoop.close();
-			if (keepalive != null) {
-				keepalive.close();
-			}
-			watchdog.close();
-			background.close();
-			for (AutoCloseable resource : releasedOnClose) {
-				resource.close();
-			}
-		});
-		return client;
 	}
 
-	private ProtocolSession session(SessionSettings settings, JsonRpcExchange exchange,
-			Consumer<HttpHeaders> baseHeaders, McpEvents events) {
-		int resumptionAttempts = this.recoveryPolicy.brokenStream() ? this.recoveryPolicy.resumptionAttempts() : 0;
-		LegacySession legacy = new LegacySession(settings, exchange, baseHeaders, resumptionAttempts);
-		ModernSession modern = new ModernSession(settings, exchange, baseHeaders, this.inputHandler,
-				this.protocol == ProtocolMode.MODERN);
+	private ProtocolSession session(Exchange exchange, McpEvents events) {
+		SessionSettings settings = new SessionSettings(this.name, this.clientInfo, this.requestTimeout,
+				this.handshakeTimeout, this.maxMessageBytes);
+		LegacySession legacy = new LegacySession(settings, exchange);
+		McpInputHandler handler = this.inputHandler;
+		InputAnswers answers = (handler == null) ? null : new InputAnswers() {
+
+			@Override
+			public Set<String> methods() {
+				return handler.supportedMethods();
+			}
+
+			@Override
+			public JsonNode answer(String key, String method, @Nullable JsonNode params, String originalMethod) {
+				return handler.answer(new McpInputHandler.InputRequest(McpClientBuilder.this.name, key, method, params,
+						originalMethod));
+			}
+
+		};
+		ModernSession modern = new ModernSession(settings, exchange, answers, this.protocol == ProtocolMode.MODERN);
 		return switch (this.protocol) {
 			case LEGACY -> legacy;
 			case MODERN -> modern;

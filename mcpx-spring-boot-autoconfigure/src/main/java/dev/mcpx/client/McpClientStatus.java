@@ -2,7 +2,12 @@ package dev.mcpx.client;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
+import dev.mcpx.client.model.ProcessStatus;
+import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.model.Implementation;
+import dev.mcpx.client.model.ProtocolEra;
 
 /**
  * What an operator wants to know about one client, at one moment: whom it talks to, in
@@ -11,24 +16,51 @@ import dev.mcpx.client.model.Implementation;
  * session id in full or a header value.
  *
  * @param upstream the upstream name
- * @param url the MCP endpoint without user-info, query or fragment
- * @param era the protocol era, or {@code null} before first contact
- * @param protocolVersion the protocol version, or {@code null} before first contact
- * @param serverInfo the server's self-description, or {@code null} when unknown
+ * @param url the MCP endpoint without user-info, query or fragment; {@code stdio:<command>}
+ * for a stdio upstream (without its arguments)
+ * @param era the protocol era, absent before first contact
+ * @param protocolVersion the protocol version, absent before first contact
+ * @param serverInfo the server's self-description, absent when unknown
  * @param sessionGeneration the legacy session generation (0 before the first session)
  * @param recoveries how many expired sessions were replaced
  * @param reissues how many requests were sent a second time
- * @param lastRecoveryAt when the last session was replaced, or {@code null}
- * @param lastSuccessAt when a request last succeeded, or {@code null}
- * @param lastFailureAt when a request last failed, or {@code null}
- * @param lastError the last failure's type and message, or {@code null}
- * @param lastErrorType the type of the last failure, or {@code null}
+ * @param lastRecoveryAt when the last session was replaced
+ * @param lastSuccessAt when a request last succeeded
+ * @param lastFailureAt when a request last failed
+ * @param lastError the last failure's type and message
+ * @param lastErrorType the type of the last failure
  * @param consecutiveFailures failed requests since the last success
+ * @param process the server process of a stdio upstream, absent for HTTP
  */
-public record McpClientStatus(String upstream, String url, ProtocolEra era, String protocolVersion,
-		Implementation serverInfo, long sessionGeneration, long recoveries, long reissues, Instant lastRecoveryAt,
-		Instant lastSuccessAt, Instant lastFailureAt, String lastError, Class<? extends McpException> lastErrorType,
-		int consecutiveFailures) {
+public record McpClientStatus(String upstream, String url, @Nullable ProtocolEra era, @Nullable String protocolVersion,
+		@Nullable Implementation serverInfo, long sessionGeneration, long recoveries, long reissues, @Nullable Instant lastRecoveryAt,
+		@Nullable Instant lastSuccessAt, @Nullable Instant lastFailureAt, @Nullable String lastError, @Nullable Class<? extends McpException> lastErrorType,
+		int consecutiveFailures, @Nullable ProcessStatus process) {
+
+	/**
+	 * The status of an HTTP upstream.
+	 * @param upstream the upstream name
+	 * @param url the MCP endpoint
+	 * @param era the protocol era
+	 * @param protocolVersion the protocol version
+	 * @param serverInfo the server's self-description
+	 * @param sessionGeneration the legacy session generation
+	 * @param recoveries how many expired sessions were replaced
+	 * @param reissues how many requests were sent a second time
+	 * @param lastRecoveryAt when the last session was replaced
+	 * @param lastSuccessAt when a request last succeeded
+	 * @param lastFailureAt when a request last failed
+	 * @param lastError the last failure's type and message
+	 * @param lastErrorType the type of the last failure
+	 * @param consecutiveFailures failed requests since the last success
+	 */
+	public McpClientStatus(String upstream, String url, @Nullable ProtocolEra era, @Nullable String protocolVersion,
+			@Nullable Implementation serverInfo, long sessionGeneration, long recoveries, long reissues,
+			@Nullable Instant lastRecoveryAt, @Nullable Instant lastSuccessAt, @Nullable Instant lastFailureAt,
+			@Nullable String lastError, @Nullable Class<? extends McpException> lastErrorType, int consecutiveFailures) {
+		this(upstream, url, era, protocolVersion, serverInfo, sessionGeneration, recoveries, reissues, lastRecoveryAt,
+				lastSuccessAt, lastFailureAt, lastError, lastErrorType, consecutiveFailures, null);
+	}
 
 	/**
 	 * Whether the client has exchanged anything with its upstream yet.

@@ -2,6 +2,10 @@ package dev.mcpx.client;
 
 import org.springframework.http.HttpHeaders;
 
+import dev.mcpx.client.error.McpAuthChallenge;
+
+import dev.mcpx.client.error.McpAuthenticationException;
+
 /**
  * Supplies the credentials headers of every request to an upstream and, when the upstream
  * refuses them with HTTP 401 (or 403 {@code insufficient_scope}), a chance to refresh them.

@@ -8,10 +8,6 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import org.junit.jupiter.api.Test;
-import org.wiremock.spring.ConfigureWireMock;
-import org.wiremock.spring.EnableWireMock;
-import org.wiremock.spring.InjectWireMock;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -19,9 +15,12 @@ import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.event.EventListener;
+import org.wiremock.spring.ConfigureWireMock;
+import org.wiremock.spring.EnableWireMock;
+import org.wiremock.spring.InjectWireMock;
 
 import dev.mcpx.client.McpClient;
-import dev.mcpx.client.McpSessionExpiredException;
+import dev.mcpx.client.error.McpSessionExpiredException;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpReissueRefusedEvent;
 import dev.mcpx.client.event.McpSessionExpiredEvent;
@@ -122,7 +121,7 @@ class McpxApplicationWireMockTests {
 				equalTo("tools/list"))));
 
 		this.publisher.publishEvent(new dev.mcpx.client.event.McpCatalogueInvalidatedEvent("wire",
-				java.util.Set.of(dev.mcpx.client.catalogue.CatalogueKind.TOOLS), "application asked"));
+				java.util.Set.of(dev.mcpx.client.model.CatalogueKind.TOOLS), "application asked"));
 		this.client.listTools();
 
 		this.wire.verify(2, postRequestedFor(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method",

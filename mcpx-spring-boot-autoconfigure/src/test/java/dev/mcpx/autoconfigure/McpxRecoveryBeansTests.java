@@ -9,7 +9,6 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -17,7 +16,7 @@ import org.springframework.http.HttpHeaders;
 
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpCredentials;
-import dev.mcpx.client.McpSessionExpiredException;
+import dev.mcpx.client.error.McpSessionExpiredException;
 import dev.mcpx.client.recovery.ReplayContext;
 import dev.mcpx.client.recovery.ReplayDecision;
 import dev.mcpx.client.recovery.ReplayGate;
@@ -35,8 +34,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Beans that replace or extend recovery: a user {@link ReplayGate} replaces the default
- * decision (DESIGN §2.3), an {@link McpCredentialsProvider} supplies refreshable
- * credentials (DESIGN §2.4).
+ * decision (docs/architecture.md, "The replay gate"), an {@link McpCredentialsProvider}
+ * supplies refreshable credentials (2025-11-25 basic/authorization; docs/architecture.md,
+ * "Recovery rules").
  */
 class McpxRecoveryBeansTests {
 

@@ -5,14 +5,13 @@ import java.net.URI;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.mcpx.client.McpClient;
-import dev.mcpx.client.McpHttpStatusException;
 import dev.mcpx.client.ProtocolMode;
+import dev.mcpx.client.error.McpHttpStatusException;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.any;

@@ -30,11 +30,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.mcpx.client.McpClient;
-import dev.mcpx.client.McpException;
-import dev.mcpx.client.McpRecoveryFailedException;
-import dev.mcpx.client.McpStreamLostException;
-import dev.mcpx.client.McpTransportException;
 import dev.mcpx.client.ProtocolMode;
+import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.error.McpRecoveryFailedException;
+import dev.mcpx.client.error.McpStreamLostException;
+import dev.mcpx.client.error.McpTransportException;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.testsupport.NodePeer;
@@ -44,7 +44,7 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The chaos soak of issue 7: 16 threads call a mix of a read-only ({@code echo}), an
+ * The chaos soak: 16 threads call a mix of a read-only ({@code echo}), an
  * idempotent ({@code set_value}) and a destructive ({@code delete_item}) tool of the
  * official TypeScript servers (SDK v1, legacy era with sessions; SDK v2, modern era) while a
  * driver thread, at random intervals, restarts the upstream (legacy: the server forgets
@@ -54,7 +54,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>
  * Every call has a unique argument, and the peers append every execution with its arguments
  * to a log file that survives their restarts, so the invariants are checked against the
- * server's own records (DESIGN §2):
+ * server's own records (docs/architecture.md, "The bound"):
  * <ul>
  * <li>every {@code echo} and {@code set_value} call returns its result, unless the response
  * was lost on both its attempts (the call and its one re-issue: a double fault, say a cut
@@ -447,7 +447,7 @@ class ChaosSoakTest {
 			else if (!call.tool.equals("delete_item")) {
 				if (lostTwice(failure)) {
 					// The response of the call and of its one re-issue were both lost: a double
-					// fault, which one bounded retry cannot survive by design (DESIGN §2).
+					// fault, which one bounded retry cannot survive by design (docs/architecture.md, "The bound").
 					figures.doubleFaults++;
 				}
 				else {

@@ -24,8 +24,8 @@ import dev.mcpx.testsupport.NodePeer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What a closed client still holds (issue 7: "threads and open connections return to
- * their starting level after close"), seen from both ends: its {@code mcpx-*} threads in
+ * What a closed client still holds (docs/security.md: threads and open connections return
+ * to their starting level after close), seen from both ends: its {@code mcpx-*} threads in
  * this JVM, and the MCP connections the official TypeScript servers still see open.
  */
 class CloseReleasesResourcesTest {

@@ -26,7 +26,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -38,11 +37,11 @@ import org.springframework.context.event.EventListener;
 
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClients;
-import dev.mcpx.client.McpException;
-import dev.mcpx.client.McpRecoveryFailedException;
-import dev.mcpx.client.McpStreamLostException;
-import dev.mcpx.client.McpTimeoutException;
 import dev.mcpx.client.ProtocolMode;
+import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.error.McpRecoveryFailedException;
+import dev.mcpx.client.error.McpStreamLostException;
+import dev.mcpx.client.error.McpTimeoutException;
 import dev.mcpx.client.event.McpEvent;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
@@ -58,7 +57,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * Issue 7 "Security": session ids and header values never appear in logs, events, status,
+ * What docs/security.md promises about secrets: session ids and header values never appear in logs, events, status,
  * health, the {@code mcpx} endpoint or exception messages. A WireMock-scripted legacy
  * upstream hands out long session ids while the client sends {@code Authorization: Bearer
  * sekret-XYZ}; the test drives a normal call, a session expiry and its recovery, a broken
@@ -268,7 +267,7 @@ class SecretLeakTest {
 		// every token request refused, the error echoing the secret and the refresh token
 		stubOAuth("{\"error\":\"invalid_client\",\"error_description\":\"secret " + CLIENT_SECRET + " or refresh "
 				+ REFRESH + " not accepted\"}", 400, "none-valid");
-		haystack.failure("refused token requests", dev.mcpx.client.McpAuthenticationException.class,
+		haystack.failure("refused token requests", dev.mcpx.client.error.McpAuthenticationException.class,
 				() -> client.callTool("echo", Map.of("text", "hi")));
 		haystack.add("status after a failed authorization", client.status().toString());
 

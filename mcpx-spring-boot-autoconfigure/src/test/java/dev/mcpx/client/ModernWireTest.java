@@ -23,10 +23,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.mcpx.client.error.McpHeaderMismatchException;
+import dev.mcpx.client.error.McpInputRequiredException;
+import dev.mcpx.client.error.McpJsonRpcException;
+import dev.mcpx.client.error.McpProtocolException;
+import dev.mcpx.client.error.McpStreamLostException;
+import dev.mcpx.client.error.McpTimeoutException;
+import dev.mcpx.client.error.McpUnsupportedVersionException;
 import dev.mcpx.client.event.McpEraDetectedEvent;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpRequestReissuedEvent;
 import dev.mcpx.client.event.ReplayCause;
+import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.Tool;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -326,7 +334,7 @@ class ModernWireTest {
 		assertThat(this.events).isEmpty();
 	}
 
-	// --- broken streams: DESIGN §2.2 --------------------------------------------------
+	// --- broken streams: 2026-07-28 changelog; docs/architecture.md, "Recovery rules" --------------------------------------------------
 
 	@ParameterizedTest
 	@ValueSource(strings = { "reset", "empty", "truncated-json", "sse-closed-early", "sse-cut-mid-event" })

@@ -1,11 +1,14 @@
 package dev.mcpx.autoconfigure.actuate;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
 import dev.mcpx.client.McpClientStatus;
+import dev.mcpx.client.model.ProcessStatus;
 import dev.mcpx.client.model.Implementation;
 
 /**
@@ -22,7 +25,8 @@ final class McpClientStatusDetails {
 	 * The details of one status, in a stable order.
 	 * @param status the client's status
 	 * @return url, era, protocolVersion, serverName, serverVersion, sessionGeneration,
-	 * recoveries, reissues, lastRecovery, lastSuccess and lastError, each when known
+	 * recoveries, reissues, lastRecovery, lastSuccess and lastError, each when known; for a
+	 * stdio upstream also command, pid, uptime, restarts, lastExitCode, lastExit and downUntil
 	 */
 	static Map<String, Object> of(McpClientStatus status) {
 		Map<String, Object> details = new LinkedHashMap<>();
@@ -40,6 +44,19 @@ final class McpClientStatusDetails {
 		put(details, "lastRecovery", text(status.lastRecoveryAt()));
 		put(details, "lastSuccess", text(status.lastSuccessAt()));
 		put(details, "lastError", status.lastError());
+		ProcessStatus process = status.process();
+		if (process != null) {
+			// A stdio upstream: its server process, without arguments or environment.
+			put(details, "command", process.command());
+			put(details, "pid", process.pid());
+			if (process.startedAt() != null) {
+				details.put("uptime", Duration.between(process.startedAt(), Instant.now()).truncatedTo(ChronoUnit.SECONDS).toString());
+			}
+			details.put("restarts", process.restarts());
+			put(details, "lastExitCode", process.lastExitCode());
+			put(details, "lastExit", process.lastExit());
+			put(details, "downUntil", text(process.downUntil()));
+		}
 		return details;
 	}
 

@@ -3,9 +3,9 @@ package dev.mcpx.autoconfigure.actuate;
 import java.time.Instant;
 
 import dev.mcpx.client.McpClientStatus;
-import dev.mcpx.client.McpException;
-import dev.mcpx.client.McpRecoveryFailedException;
-import dev.mcpx.client.McpTransportException;
+import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.error.McpRecoveryFailedException;
+import dev.mcpx.client.error.McpTransportException;
 
 /**
  * The judgement of one upstream's health from its client's status, with the reason for it;
@@ -42,6 +42,10 @@ record McpUpstreamVerdict(String code, String reason) {
 	static McpUpstreamVerdict of(McpClientStatus status, int downAfterFailures) {
 		if (!status.contacted()) {
 			return new McpUpstreamVerdict(UNKNOWN, "no exchange with the upstream yet");
+		}
+		if (status.process() != null && status.process().downUntil() != null) {
+			return new McpUpstreamVerdict(DOWN, "the server process exited too often; it is started again after "
+					+ status.process().downUntil());
 		}
 		if (status.consecutiveFailures() == 0) {
 			return new McpUpstreamVerdict(UP, "the last exchange succeeded");

@@ -60,8 +60,11 @@ public record McpxHealthSettings(boolean probe, Duration probeInterval, Duration
 	 * @throws InvalidMcpxPropertyException naming the first invalid property
 	 */
 	public static McpxHealthSettings of(McpxProperties.Health health) {
-		return new McpxHealthSettings(health.isProbe(), health.getProbeInterval(), health.getTimeout(),
-				health.getDownAfterFailures());
+		McpxHealthSettings defaults = defaults();
+		return new McpxHealthSettings((health.getProbe() != null) ? health.getProbe() : defaults.probe(),
+				(health.getProbeInterval() != null) ? health.getProbeInterval() : defaults.probeInterval(),
+				(health.getTimeout() != null) ? health.getTimeout() : defaults.timeout(),
+				(health.getDownAfterFailures() != null) ? health.getDownAfterFailures() : defaults.downAfterFailures());
 	}
 
 	/**

@@ -23,6 +23,8 @@ import dev.mcpx.client.event.ReplayCause;
  * credentials or a change of era: {@code stream-lost}, {@code version-retry},
  * {@code credentials} or {@code era-change}, {@code recovered} (a request sent again into a
  * replaced session is not counted twice);</li>
+ * <li>a restarted stdio server process: {@code process-restart}, {@code recovered} (or
+ * {@code failed} when it could not be started again);</li>
  * <li>a request not sent again: the kind of its cause, {@code refused}.</li>
  * </ul>
  * The request timer, {@code mcpx.client.requests}, comes from each client's observation.
@@ -48,15 +50,15 @@ public class McpxRecoveryMetrics {
 	 */
 	@EventListener
 	public void onEvent(McpEvent event) {
-		if (event instanceof McpSessionRecoveredEvent) {
-			count(event, Kind.SESSION_EXPIRY, Outcome.RECOVERED);
+		if (event instanceof McpSessionRecoveredEvent recovered) {
+			count(event, Kind.of(recovered.trigger()), Outcome.RECOVERED);
 		}
-		else if (event instanceof McpRecoveryFailedEvent) {
-			count(event, Kind.SESSION_EXPIRY, Outcome.FAILED);
+		else if (event instanceof McpRecoveryFailedEvent failed) {
+			count(event, Kind.of(failed.trigger()), Outcome.FAILED);
 		}
 		else if (event instanceof McpRequestReissuedEvent reissued) {
-			// The replaced session was counted once by its McpSessionRecoveredEvent.
-			if (reissued.cause() != ReplayCause.SESSION_EXPIRED) {
+			// The replaced session or process was counted once by its McpSessionRecoveredEvent.
+			if (reissued.cause() != ReplayCause.SESSION_EXPIRED && reissued.cause() != ReplayCause.PROCESS_EXITED) {
 				count(event, Kind.of(reissued.cause()), Outcome.RECOVERED);
 			}
 		}
@@ -85,7 +87,7 @@ public class McpxRecoveryMetrics {
 
 		SESSION_EXPIRY("session-expiry"), STREAM_LOST("stream-lost"), RESUMPTION("resumption"),
 		VERSION_RETRY("version-retry"), CREDENTIALS("credentials"), ERA_CHANGE("era-change"),
-		HEADER_CORRECTION("header-correction");
+		HEADER_CORRECTION("header-correction"), PROCESS_RESTART("process-restart");
 
 		final String tag;
 
@@ -101,6 +103,7 @@ public class McpxRecoveryMetrics {
 				case CREDENTIALS_REFRESHED -> CREDENTIALS;
 				case ERA_CHANGED -> ERA_CHANGE;
 				case HEADERS_CORRECTED -> HEADER_CORRECTION;
+				case PROCESS_EXITED -> PROCESS_RESTART;
 			};
 		}
 

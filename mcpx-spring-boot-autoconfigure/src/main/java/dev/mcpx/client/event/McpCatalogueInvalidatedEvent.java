@@ -2,7 +2,7 @@ package dev.mcpx.client.event;
 
 import java.util.Set;
 
-import dev.mcpx.client.catalogue.CatalogueKind;
+import dev.mcpx.client.model.CatalogueKind;
 
 /**
  * Cached listings of an upstream were dropped; the next read goes to the server. An

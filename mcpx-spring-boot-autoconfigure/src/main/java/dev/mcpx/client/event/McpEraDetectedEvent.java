@@ -1,6 +1,8 @@
 package dev.mcpx.client.event;
 
-import dev.mcpx.client.ProtocolEra;
+import org.jspecify.annotations.Nullable;
+
+import dev.mcpx.client.model.ProtocolEra;
 
 /**
  * The client found out which protocol era its upstream speaks, on first contact or again
@@ -9,8 +11,8 @@ import dev.mcpx.client.ProtocolEra;
  * @param upstream the upstream name
  * @param era the era detected
  * @param protocolVersion the protocol version the client will speak
- * @param previous the era assumed before, or {@code null} on first detection
+ * @param previous the era assumed before, absent on first detection
  */
-public record McpEraDetectedEvent(String upstream, ProtocolEra era, String protocolVersion, ProtocolEra previous)
+public record McpEraDetectedEvent(String upstream, ProtocolEra era, String protocolVersion, @Nullable ProtocolEra previous)
 		implements McpEvent {
 }

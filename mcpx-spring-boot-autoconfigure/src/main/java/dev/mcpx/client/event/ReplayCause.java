@@ -36,6 +36,13 @@ public enum ReplayCause {
 	 * The server rejected a tool call's mirrored headers (-32020) before running it; the
 	 * tool's declarations were listed again and the headers corrected.
 	 */
-	HEADERS_CORRECTED
+	HEADERS_CORRECTED,
+
+	/**
+	 * The server process of a stdio upstream ended while the request was pending, or before
+	 * it was sent; a new process was started. The server may have run a request it had
+	 * read.
+	 */
+	PROCESS_EXITED
 
 }

@@ -2,16 +2,18 @@ package dev.mcpx.client.model;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import tools.jackson.databind.JsonNode;
 
 /**
  * The result of a {@code tools/call}.
  *
  * @param content the unstructured content blocks
- * @param structuredContent the structured result, or {@code null}
+ * @param structuredContent the structured result
  * @param isError whether the tool reported an error (a result, not a protocol failure)
  */
-public record CallToolResult(List<Content> content, JsonNode structuredContent, boolean isError) {
+public record CallToolResult(List<Content> content, @Nullable JsonNode structuredContent, boolean isError) {
 
 	public CallToolResult {
 		content = List.copyOf(content);

@@ -1,5 +1,7 @@
 package dev.mcpx.client.model;
 
+import org.jspecify.annotations.Nullable;
+
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -53,10 +55,10 @@ public sealed interface Content
 	 * A link to a resource the client may read.
 	 * @param uri the resource URI
 	 * @param name the resource name
-	 * @param description a description, or {@code null}
-	 * @param mimeType the MIME type, or {@code null}
+	 * @param description a description
+	 * @param mimeType the MIME type
 	 */
-	record Link(String uri, String name, String description, String mimeType) implements Content {
+	record Link(String uri, String name, @Nullable String description, @Nullable String mimeType) implements Content {
 		@Override
 		public String type() {
 			return "resource_link";

@@ -1,6 +1,6 @@
 package dev.mcpx.client.oauth;
 
-import dev.mcpx.client.McpException;
+import dev.mcpx.client.error.McpException;
 
 /**
  * The authorization flow of an upstream could not complete: its metadata could not be

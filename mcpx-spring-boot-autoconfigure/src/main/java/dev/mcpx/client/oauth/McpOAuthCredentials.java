@@ -36,14 +36,9 @@ import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationRequ
 import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationResponse;
 import org.springframework.security.oauth2.core.endpoint.PkceParameterNames;
 
-import dev.mcpx.client.McpAuthChallenge;
+import dev.mcpx.client.error.McpAuthChallenge;
 import dev.mcpx.client.McpCredentials;
-import dev.mcpx.client.oauth.internal.AuthorizationServer;
-import dev.mcpx.client.oauth.internal.Discovery;
-import dev.mcpx.client.oauth.internal.Discovery.ProtectedResource;
-import dev.mcpx.client.oauth.internal.Registrar;
-import dev.mcpx.client.oauth.internal.SafeUrls;
-import dev.mcpx.client.oauth.internal.TokenRequests;
+import dev.mcpx.client.oauth.Discovery.ProtectedResource;
 
 /**
  * OAuth 2.1 credentials of one upstream, as the MCP authorization spec defines them

@@ -8,4 +8,7 @@
  * authorization code flow and {@link dev.mcpx.client.oauth.McpClientRegistrationStore} keeps
  * dynamically registered clients.
  */
+@NullMarked
 package dev.mcpx.client.oauth;
+
+import org.jspecify.annotations.NullMarked;

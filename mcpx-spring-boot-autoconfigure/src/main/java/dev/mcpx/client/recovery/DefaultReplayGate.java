@@ -4,7 +4,7 @@ import dev.mcpx.client.event.ReplayCause;
 import dev.mcpx.client.model.ToolAnnotations;
 
 /**
- * The replay gate of DESIGN §2.3, as a ladder of guards, most specific first: read-shaped
+ * The replay gate (docs/architecture.md, "The replay gate"), as a ladder of guards, most specific first: read-shaped
  * requests are replayed; a tool's YAML override wins; a call the server provably did not
  * run (expired session, refused credentials) is replayed; otherwise only trusted
  * annotations that say a second run is harmless allow it.

@@ -2,6 +2,8 @@ package dev.mcpx.client.recovery;
 
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.mcpx.client.event.ReplayCause;
 import dev.mcpx.client.model.ToolAnnotations;
 
@@ -10,11 +12,11 @@ import dev.mcpx.client.model.ToolAnnotations;
  *
  * @param upstream the upstream name
  * @param method the request's method
- * @param tool the tool of a {@code tools/call}, else {@code null}
+ * @param tool the tool of a {@code tools/call}
  * @param cause why the first attempt did not count
  * @param annotations the tool's list-time annotations, empty when unknown or not a tool call
  */
-public record ReplayContext(String upstream, String method, String tool, ReplayCause cause,
+public record ReplayContext(String upstream, String method, @Nullable String tool, ReplayCause cause,
 		Optional<ToolAnnotations> annotations) {
 
 	/**

@@ -1,7 +1,7 @@
 package dev.mcpx.client.recovery;
 
 /**
- * The one decision asked before any request is sent a second time (DESIGN §2.3). An
+ * The one decision asked before any request is sent a second time (docs/architecture.md, "The replay gate"). An
  * application may supply its own; requests that name state of an expired session are
  * never replayed, whatever the gate says.
  */

@@ -6,11 +6,11 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 import dev.mcpx.client.McpClientStatus;
-import dev.mcpx.client.McpException;
-import dev.mcpx.client.McpRecoveryFailedException;
-import dev.mcpx.client.McpTransportException;
-import dev.mcpx.client.ProtocolEra;
+import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.error.McpRecoveryFailedException;
+import dev.mcpx.client.error.McpTransportException;
 import dev.mcpx.client.model.Implementation;
+import dev.mcpx.client.model.ProtocolEra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

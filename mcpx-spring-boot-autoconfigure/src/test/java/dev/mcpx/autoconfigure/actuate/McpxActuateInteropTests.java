@@ -8,7 +8,6 @@ import io.micrometer.core.instrument.Timer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -23,7 +22,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.mcpx.autoconfigure.McpxAutoConfiguration;
 import dev.mcpx.client.McpClient;
-import dev.mcpx.client.McpTransportException;
+import dev.mcpx.client.error.McpTransportException;
 import dev.mcpx.testsupport.JavaSdkServer;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.mcpx.client.McpClient;
-import dev.mcpx.client.McpTransportException;
+import dev.mcpx.client.error.McpTransportException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
-import dev.mcpx.client.ProtocolEra;
 import dev.mcpx.client.event.McpEraDetectedEvent;
 import dev.mcpx.client.event.McpRecoveryFailedEvent;
 import dev.mcpx.client.event.McpReissueRefusedEvent;
@@ -14,6 +13,7 @@ import dev.mcpx.client.event.McpRequestReissuedEvent;
 import dev.mcpx.client.event.McpSessionExpiredEvent;
 import dev.mcpx.client.event.McpSessionRecoveredEvent;
 import dev.mcpx.client.event.ReplayCause;
+import dev.mcpx.client.model.ProtocolEra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.event.McpCatalogueInvalidatedEvent;
 import dev.mcpx.client.event.McpEvent;
+import dev.mcpx.client.model.CatalogueKind;
 import dev.mcpx.testsupport.JavaSdkServer;
 import dev.mcpx.testsupport.NodePeer;
 

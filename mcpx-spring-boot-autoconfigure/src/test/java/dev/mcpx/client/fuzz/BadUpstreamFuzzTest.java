@@ -25,10 +25,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 import dev.mcpx.chaos.LeakChecks;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
-import dev.mcpx.client.McpException;
-import dev.mcpx.client.McpProtocolException;
-import dev.mcpx.client.McpTimeoutException;
 import dev.mcpx.client.ProtocolMode;
+import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.error.McpProtocolException;
+import dev.mcpx.client.error.McpTimeoutException;
 import dev.mcpx.client.model.CallToolResult;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
@@ -47,7 +47,7 @@ import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * Bad upstreams end to end, in both eras (issue 7 "Bad input"): malformed and mutated bodies,
+ * Bad upstreams end to end, in both eras (docs/conformance.md, "Reliability and bad input"): malformed and mutated bodies,
  * wrong or missing content types, bodies beyond {@code maxMessageBytes}, responses with an
  * unknown or a duplicated id, floods of notifications, server requests and stray responses,
  * event streams that never end, and servers that dribble. Every case must end in a result or

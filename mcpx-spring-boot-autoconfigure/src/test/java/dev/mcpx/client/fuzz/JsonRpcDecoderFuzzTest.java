@@ -7,8 +7,8 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
-import dev.mcpx.client.protocol.JsonRpc;
-import dev.mcpx.client.protocol.JsonRpcMessage;
+import dev.mcpx.client.internal.protocol.JsonRpc;
+import dev.mcpx.client.internal.protocol.JsonRpcMessage;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;

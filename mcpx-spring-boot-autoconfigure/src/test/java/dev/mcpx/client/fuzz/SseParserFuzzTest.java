@@ -10,8 +10,8 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
-import dev.mcpx.client.transport.SseEvent;
-import dev.mcpx.client.transport.SseParser;
+import dev.mcpx.client.internal.transport.http.SseEvent;
+import dev.mcpx.client.internal.transport.http.SseParser;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;

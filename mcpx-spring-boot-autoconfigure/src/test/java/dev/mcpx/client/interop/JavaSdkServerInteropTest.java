@@ -13,10 +13,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.mcpx.client.McpClient;
-import dev.mcpx.client.McpJsonRpcException;
-import dev.mcpx.client.ProtocolEra;
+import dev.mcpx.client.error.McpJsonRpcException;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.Content;
+import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.Tool;
 import dev.mcpx.testsupport.JavaSdkServer;
 

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
-import dev.mcpx.client.McpSessionExpiredException;
-import dev.mcpx.client.McpStreamLostException;
+import dev.mcpx.client.error.McpSessionExpiredException;
+import dev.mcpx.client.error.McpStreamLostException;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpReissueRefusedEvent;
 import dev.mcpx.client.event.McpRequestReissuedEvent;
@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * Legacy-era recovery (DESIGN §2.1, §2.3; 2025-11-25 transports §Session Management rules
+ * Legacy-era recovery (docs/architecture.md, "Recovery rules", "The replay gate"; 2025-11-25 transports §Session Management rules
  * 3-4, §Resumability and Redelivery) against the official TypeScript SDK v1 Streamable
  * HTTP server, counted on the server side.
  */
@@ -132,7 +132,7 @@ class LegacyRecoveryInteropTest {
 			CallToolResult result = client.callTool("delete_item", Map.of("id", "42"));
 
 			assertThat(result.text()).isEqualTo("deleted 42");
-			// The 404 proves the server ran nothing in the dead session (DESIGN §2.3).
+			// The 404 proves the server ran nothing in the dead session (docs/architecture.md, "The replay gate").
 			assertThat(count("/executions/delete_item")).isEqualTo(1);
 			assertThat(events(McpRequestReissuedEvent.class)).singleElement()
 				.satisfies((e) -> assertThat(e.cause()).isEqualTo(ReplayCause.SESSION_EXPIRED));
@@ -159,8 +159,9 @@ class LegacyRecoveryInteropTest {
 
 	@Test
 	void aPerToolNeverOverrideRefusesTheReplayAfterExpiry() {
-		try (McpClient client = client((b) -> b.recoveryPolicy(new RecoveryPolicy(true, true, true, 3, true,
-				Map.of("delete_item", ToolReplay.NEVER))))) {
+		try (McpClient client = client((b) -> b.recoveryPolicy(RecoveryPolicy.custom()
+				.tool("delete_item", ToolReplay.NEVER)
+				.build()))) {
 			// Listed first: the call itself must be what meets the expired session.
 			client.listTools();
 			server.forgetSessions();
@@ -236,8 +237,10 @@ class LegacyRecoveryInteropTest {
 
 	@Test
 	void perToolOverridesFlipBothOutcomes() {
-		try (McpClient client = client((b) -> b.recoveryPolicy(new RecoveryPolicy(true, true, true, 3, true,
-				Map.of("delete_item", ToolReplay.ALWAYS, "echo", ToolReplay.NEVER))))) {
+		try (McpClient client = client((b) -> b.recoveryPolicy(RecoveryPolicy.custom()
+				.tool("delete_item", ToolReplay.ALWAYS)
+				.tool("echo", ToolReplay.NEVER)
+				.build()))) {
 			client.listTools();
 			server.reset();
 			server.cut("delete_item", 1);
@@ -254,8 +257,8 @@ class LegacyRecoveryInteropTest {
 
 	@Test
 	void untrustedAnnotationsNeverJustifyAReissue() {
-		try (McpClient client = client((b) -> b.recoveryPolicy(new RecoveryPolicy(true, true, true, 3, false,
-				Map.of())))) {
+		try (McpClient client = client((b) -> b.recoveryPolicy(RecoveryPolicy.custom().trustAnnotations(false)
+				.build()))) {
 			client.listTools();
 			server.reset();
 			server.cut("echo", 1);

@@ -9,27 +9,29 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
+import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
 import org.springframework.http.HttpHeaders;
 
-import dev.mcpx.client.McpAuthenticationException;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.McpCredentials;
-import dev.mcpx.client.McpHttpStatusException;
-import dev.mcpx.client.McpRecoveryFailedException;
-import dev.mcpx.client.McpSessionExpiredException;
 import dev.mcpx.client.ProtocolMode;
+import dev.mcpx.client.error.McpAuthenticationException;
+import dev.mcpx.client.error.McpHttpStatusException;
+import dev.mcpx.client.error.McpRecoveryFailedException;
+import dev.mcpx.client.error.McpSessionExpiredException;
+import dev.mcpx.client.error.McpStreamLostException;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpRecoveryFailedEvent;
 import dev.mcpx.client.event.McpSessionRecoveredEvent;
-import dev.mcpx.client.session.McpRequest;
+import dev.mcpx.client.internal.recovery.RecoveringExecutor;
+import dev.mcpx.client.internal.session.McpRequest;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.absent;
@@ -47,7 +49,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Legacy recovery rules scripted at the wire level (DESIGN §2.1, §2.4; 2025-11-25
+ * Legacy recovery rules scripted at the wire level (docs/architecture.md, "Recovery rules"; 2025-11-25
  * transports §Session Management, §Resumability and Redelivery, §Sending Messages rule 6).
  * Session "A" dies, session "B" replaces it.
  */
@@ -144,7 +146,7 @@ class LegacyRecoveryWireTest {
 	void aBadRequestIsNotExpiryWhenTheCompatibilityIsOff() {
 		stubSessionsAThenB();
 		wire.stubFor(method("ping", "session-A-0123456789").willReturn(okJson(result("{}"))));
-		client((b) -> b.recoveryPolicy(new RecoveryPolicy(true, false, true, 3, true, Map.of()))).ping();
+		client((b) -> b.recoveryPolicy(RecoveryPolicy.custom().expiryOnBadRequest(false).build())).ping();
 		stubGone("session-A-0123456789", 400, "Bad Request: No valid session ID provided");
 
 		assertThatThrownBy(() -> this.client.callTool("x", Map.of()))
@@ -180,7 +182,7 @@ class LegacyRecoveryWireTest {
 		stubSessionsAThenB();
 		wire.stubFor(method("ping", "session-A-0123456789").willReturn(okJson(result("{}"))));
 		wire.stubFor(method("ping", "session-B-0123456789").willReturn(okJson(result("{}"))));
-		client((b) -> b.recoveryPolicy(new RecoveryPolicy(false, true, true, 3, true, Map.of()))).ping();
+		client((b) -> b.recoveryPolicy(RecoveryPolicy.custom().sessionExpiry(false).build())).ping();
 		stubGone("session-A-0123456789", 404, "Session not found");
 
 		assertThatThrownBy(this.client::ping).isInstanceOf(McpSessionExpiredException.class)
@@ -376,6 +378,47 @@ class LegacyRecoveryWireTest {
 			assertThat(this.events).filteredOn(McpSessionRecoveredEvent.class::isInstance).hasSize(1);
 			assertThat(posts("initialize")).hasSize(2);
 		});
+	}
+
+	/**
+	 * The worst sequence the bound allows: the call's stream is lost (it may have run), its
+	 * re-issue meets the forgotten session (the 404 proves it did not run), and the send
+	 * into the renewed session is lost too (it may have run). Three sends, each with a new
+	 * id; at most two executions; then the answer, with the whole story.
+	 */
+	@Test
+	void theWorstSequenceSendsACallThreeTimesAndRunsItAtMostTwice() {
+		stubSessionsAThenB();
+		wire.stubFor(method("tools/list").atPriority(5).willReturn(okJson(result("{\"tools\":[{\"name\":\"set_value\","
+				+ "\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"idempotentHint\":true}}]}"))));
+		wire.stubFor(method("tools/call", "session-A-0123456789").inScenario("worst")
+			.whenScenarioStateIs(Scenario.STARTED)
+			.willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER))
+			.willSetStateTo("forgotten"));
+		wire.stubFor(method("tools/call", "session-A-0123456789").inScenario("worst")
+			.whenScenarioStateIs("forgotten")
+			.willReturn(aResponse().withStatus(404).withHeader("Content-Type", "application/json")
+				.withBody("{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32001,\"message\":\"Session not found\"},\"id\":null}")));
+		wire.stubFor(method("tools/call", "session-B-0123456789")
+			.willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+
+		assertThatThrownBy(() -> client().callTool("set_value", Map.of("value", 1)))
+			.isInstanceOfSatisfying(McpStreamLostException.class, (ex) -> assertThat(ex.getSuppressed()).hasSize(2));
+
+		List<LoggedRequest> calls = posts("tools/call");
+		assertThat(calls).extracting((call) -> call.getHeader("Mcp-Session-Id"))
+			.containsExactly("session-A-0123456789", "session-A-0123456789", "session-B-0123456789");
+		assertThat(calls).extracting((call) -> json(call).path("id").asLong()).doesNotHaveDuplicates();
+		// Of the three, only the one answered 404 provably did not run.
+		assertThat(calls.size() - 1).isEqualTo(RecoveringExecutor.MAX_EXECUTIONS);
+		assertThat(posts("initialize")).hasSize(2);
+		assertThat(this.events).extracting((event) -> event.getClass().getSimpleName())
+			.containsExactly("McpRequestReissuedEvent", "McpSessionExpiredEvent", "McpSessionRecoveredEvent",
+					"McpCatalogueInvalidatedEvent", "McpRequestReissuedEvent");
+	}
+
+	private static tools.jackson.databind.JsonNode json(LoggedRequest request) {
+		return tools.jackson.databind.json.JsonMapper.builder().build().readTree(request.getBodyAsString());
 	}
 
 	private static RecoveringExecutor executorOf(McpClient client) {

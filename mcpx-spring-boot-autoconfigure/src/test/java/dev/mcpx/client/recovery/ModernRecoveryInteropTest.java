@@ -14,15 +14,15 @@ import org.junit.jupiter.api.Test;
 
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
-import dev.mcpx.client.McpJsonRpcException;
-import dev.mcpx.client.McpStreamLostException;
-import dev.mcpx.client.ProtocolEra;
 import dev.mcpx.client.ProtocolMode;
+import dev.mcpx.client.error.McpJsonRpcException;
+import dev.mcpx.client.error.McpStreamLostException;
 import dev.mcpx.client.event.McpEraDetectedEvent;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpReissueRefusedEvent;
 import dev.mcpx.client.event.McpRequestReissuedEvent;
 import dev.mcpx.client.event.ReplayCause;
+import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.Tool;
 import dev.mcpx.testsupport.NodePeer;
 import tools.jackson.databind.JsonNode;
@@ -31,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The modern era (2026-07-28) and its broken-stream re-issue (DESIGN §2.2–2.3; 2026-07-28
- * changelog item 9) against the official TypeScript SDK v2 server, counted on the server
+ * The modern era (2026-07-28) and its broken-stream re-issue (docs/architecture.md,
+ * "Recovery rules" and "The replay gate"; 2026-07-28 changelog item 9) against the official TypeScript SDK v2 server, counted on the server
  * side; era detection against it and against the v1 (legacy) server.
  */
 class ModernRecoveryInteropTest {
@@ -141,8 +141,10 @@ class ModernRecoveryInteropTest {
 	@Test
 	void perToolOverridesFlipBothOutcomes() {
 		try (McpClient client = client((b) -> b.protocol(ProtocolMode.MODERN)
-			.recoveryPolicy(new RecoveryPolicy(true, true, true, 0, true,
-					Map.of("delete_item", ToolReplay.ALWAYS, "echo", ToolReplay.NEVER))))) {
+			.recoveryPolicy(RecoveryPolicy.custom().resumptionAttempts(0)
+				.tool("delete_item", ToolReplay.ALWAYS)
+				.tool("echo", ToolReplay.NEVER)
+				.build()))) {
 			client.listTools();
 			modern.cut("delete_item", 1);
 			modern.cut("echo", 1);

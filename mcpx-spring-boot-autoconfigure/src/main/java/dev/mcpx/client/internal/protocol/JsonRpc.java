@@ -1,0 +1,203 @@
+package dev.mcpx.client.internal.protocol;
+
+import java.io.ByteArrayOutputStream;
+
+import org.jspecify.annotations.Nullable;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Writes and reads JSON-RPC 2.0 messages. Thread-safe; one per client, so no mapper is
+ * created per call.
+ */
+public final class JsonRpc {
+
+	private static final String VERSION = "2.0";
+
+	private final JsonMapper mapper;
+
+	/**
+	 * Creates a codec on the given mapper.
+	 * @param mapper the mapper used for every message
+	 */
+	public JsonRpc(JsonMapper mapper) {
+		this.mapper = mapper;
+	}
+
+	/**
+	 * The mapper, for building parameters.
+	 * @return the mapper
+	 */
+	public JsonMapper mapper() {
+		return this.mapper;
+	}
+
+	/**
+	 * A new empty JSON object.
+	 * @return the object
+	 */
+	public ObjectNode object() {
+		return this.mapper.createObjectNode();
+	}
+
+	/**
+	 * Serializes a request.
+	 * @param id the request id
+	 * @param method the method
+	 * @param params the parameters, absent for none
+	 * @return the UTF-8 JSON bytes
+	 */
+	public byte[] request(long id, String method, @Nullable JsonNode params) {
+		return write(true, id, method, params);
+	}
+
+	/**
+	 * Serializes a notification.
+	 * @param method the method
+	 * @param params the parameters, absent for none
+	 * @return the UTF-8 JSON bytes
+	 */
+	public byte[] notification(String method, @Nullable JsonNode params) {
+		return write(false, 0, method, params);
+	}
+
+	/** Streams the envelope straight to bytes: no tree is built around the parameters. */
+	private byte[] write(boolean hasId, long id, String method, JsonNode params) {
+		ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+		try (JsonGenerator generator = this.mapper.createGenerator(out)) {
+			generator.writeStartObject();
+			generator.writeStringProperty("jsonrpc", VERSION);
+			if (hasId) {
+				generator.writeNumberProperty("id", id);
+			}
+			generator.writeStringProperty("method", method);
+			if (params != null) {
+				generator.writeName("params");
+				this.mapper.writeTree(generator, params);
+			}
+			generator.writeEndObject();
+		}
+		return out.toByteArray();
+	}
+
+	/**
+	 * Serializes a successful response to a server request.
+	 * @param id the id of the server's request
+	 * @param result the result
+	 * @return the UTF-8 JSON bytes
+	 */
+	public byte[] result(JsonNode id, JsonNode result) {
+		ObjectNode message = envelope();
+		message.set("id", id);
+		message.set("result", result);
+		return this.mapper.writeValueAsBytes(message);
+	}
+
+	/**
+	 * Serializes an error response to a server request.
+	 * @param id the id of the server's request
+	 * @param code the error code
+	 * @param text the error message
+	 * @return the UTF-8 JSON bytes
+	 */
+	public byte[] error(JsonNode id, int code, String text) {
+		ObjectNode message = envelope();
+		message.set("id", id);
+		ObjectNode error = message.putObject("error");
+		error.put("code", code);
+		error.put("message", text);
+		return this.mapper.writeValueAsBytes(message);
+	}
+
+	/**
+	 * Parses bytes as one JSON value.
+	 * @param json the bytes
+	 * @return the tree
+	 * @throws JacksonException if the bytes are not JSON
+	 */
+	public JsonNode parse(byte[] json) {
+		return this.mapper.readTree(json);
+	}
+
+	/**
+	 * Parses text as one JSON value.
+	 * @param json the text
+	 * @return the tree
+	 * @throws JacksonException if the text is not JSON
+	 */
+	public JsonNode parse(String json) {
+		return this.mapper.readTree(json);
+	}
+
+	/**
+	 * Classifies a JSON value as a JSON-RPC message.
+	 * @param json the value
+	 * @return the message
+	 * @throws MalformedMessageException if the value is not a JSON-RPC 2.0 message
+	 */
+	public JsonRpcMessage read(JsonNode json) {
+		if (json == null || !json.isObject()) {
+			throw new MalformedMessageException("not a JSON object");
+		}
+		JsonNode version = json.get("jsonrpc");
+		if (version == null || !version.isString() || !VERSION.equals(version.stringValue())) {
+			throw new MalformedMessageException("missing \"jsonrpc\": \"2.0\"");
+		}
+		JsonNode method = json.get("method");
+		JsonNode id = json.get("id");
+		if (method != null) {
+			if (!method.isString()) {
+				throw new MalformedMessageException("\"method\" is not a string");
+			}
+			if (id == null) {
+				return new JsonRpcMessage.Notification(method.stringValue(), json.get("params"));
+			}
+			requireValidId(id);
+			return new JsonRpcMessage.Request(id, method.stringValue(), json.get("params"));
+		}
+		if (id == null) {
+			throw new MalformedMessageException("neither \"method\" nor \"id\"");
+		}
+		JsonNode result = json.get("result");
+		JsonNode error = json.get("error");
+		if ((result == null) == (error == null)) {
+			throw new MalformedMessageException("a response needs exactly one of \"result\" and \"error\"");
+		}
+		if (error != null) {
+			if (!error.isObject() || !error.path("code").isIntegralNumber() || !error.path("code").canConvertToInt()) {
+				throw new MalformedMessageException("\"error\" lacks an integer \"code\"");
+			}
+			return new JsonRpcMessage.Response(id, null, new JsonRpcError(error.get("code").intValue(),
+					error.path("message").asString(""), error.get("data")));
+		}
+		return new JsonRpcMessage.Response(id, result, null);
+	}
+
+	private static void requireValidId(JsonNode id) {
+		if (!id.isString() && !id.isIntegralNumber()) {
+			throw new MalformedMessageException("\"id\" is neither a string nor an integer");
+		}
+	}
+
+	private ObjectNode envelope() {
+		ObjectNode message = this.mapper.createObjectNode();
+		message.put("jsonrpc", VERSION);
+		return message;
+	}
+
+	/**
+	 * A JSON value that is not a JSON-RPC 2.0 message.
+	 */
+	public static final class MalformedMessageException extends RuntimeException {
+
+		MalformedMessageException(String message) {
+			super("Not a JSON-RPC 2.0 message: " + message);
+		}
+
+	}
+
+}

@@ -1,0 +1,39 @@
+package dev.mcpx.client.internal.protocol;
+
+/**
+ * MCP method names the client sends or answers.
+ */
+public final class McpMethods {
+
+	public static final String INITIALIZE = "initialize";
+
+	public static final String INITIALIZED = "notifications/initialized";
+
+	public static final String CANCELLED = "notifications/cancelled";
+
+	public static final String PING = "ping";
+
+	public static final String SERVER_DISCOVER = "server/discover";
+
+	public static final String SUBSCRIPTIONS_LISTEN = "subscriptions/listen";
+
+	public static final String TOOLS_LIST = "tools/list";
+
+	public static final String TOOLS_CALL = "tools/call";
+
+	public static final String PROMPTS_LIST = "prompts/list";
+
+	public static final String PROMPTS_GET = "prompts/get";
+
+	public static final String RESOURCES_LIST = "resources/list";
+
+	public static final String RESOURCES_TEMPLATES_LIST = "resources/templates/list";
+
+	public static final String RESOURCES_READ = "resources/read";
+
+	public static final String RESOURCES_SUBSCRIBE = "resources/subscribe";
+
+	private McpMethods() {
+	}
+
+}

@@ -1,0 +1,50 @@
+package dev.mcpx.client.internal.recovery;
+
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.mcpx.client.error.McpException;
+
+/**
+ * The follow-up step: given a failed attempt, the next attempt or none. Each kind of
+ * failure has one rule; the first rule that knows the failure decides. Failures no rule
+ * knows are the answer.
+ */
+final class FollowUps {
+
+	/**
+	 * The rules, in the order they are asked. Refusals that prove the request never ran
+	 * come first; resuming a stream before re-issuing its request; losing a stream last.
+	 */
+	private static final List<RecoveryRule> RULES = List.of(new RefusedCredentialsRule(), new SessionExpiryRule(),
+			new VersionRenegotiationRule(), new HeaderCorrectionRule(), new EraChangeRule(),
+			new StreamResumptionRule(), new LostStreamRule());
+
+	/** The rules that apply while the session is being opened, before any request is sent. */
+	private static final List<RecoveryRule> OPENING_RULES = List.of(new RefusedCredentialsRule(),
+			new VersionRenegotiationRule());
+
+	private final Recovery recovery;
+
+	FollowUps(Recovery recovery) {
+		this.recovery = recovery;
+	}
+
+	/**
+	 * Decides what follows a failed attempt.
+	 * @param failed the attempt, on the state it ran on (absent when opening failed)
+	 * @param failure how it failed
+	 * @return the decision: try again, or give up with the failure to throw
+	 */
+	FollowUp next(Attempt failed, McpException failure) {
+		for (RecoveryRule rule : (failed.on() == null) ? OPENING_RULES : RULES) {
+			@Nullable FollowUp decision = rule.decide(failed, failure, this.recovery);
+			if (decision != null) {
+				return decision;
+			}
+		}
+		return FollowUp.giveUp(failure);
+	}
+
+}

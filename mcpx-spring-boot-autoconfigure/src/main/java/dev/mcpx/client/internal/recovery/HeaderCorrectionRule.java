@@ -1,0 +1,54 @@
+package dev.mcpx.client.internal.recovery;
+
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.error.McpHeaderMismatchException;
+import dev.mcpx.client.event.ReplayCause;
+import dev.mcpx.client.internal.protocol.ToolHeaders;
+import dev.mcpx.client.internal.session.McpRequest;
+
+/**
+ * The upstream rejected a tool call's mirrored headers (-32020) before running it: the
+ * client SHOULD list tools to check for changes to the tool's input schema, then retry
+ * with the headers it now declares; when they are the same, the mismatch stands
+ * (2026-07-28 transports/streamable-http §Client Behavior).
+ */
+final class HeaderCorrectionRule implements RecoveryRule {
+
+	@Override
+	public @Nullable FollowUp decide(Attempt failed, McpException failure, Recovery recovery) {
+		if (!(failure instanceof McpHeaderMismatchException mismatch) || failed.request() == null
+				|| failed.request().toolName() == null || failed.on() == null) {
+			return null;
+		}
+		if (failed.recovered()) {
+			return FollowUp.giveUp(mismatch);
+		}
+		McpRequest request = failed.request();
+		ToolHeaders declared;
+		try {
+			declared = recovery.tools().relearn(request.toolName());
+		}
+		catch (McpException ex) {
+			mismatch.addSuppressed(ex);
+			return FollowUp.giveUp(mismatch);
+		}
+		if (!declared.isValid()) {
+			return FollowUp.giveUp(mismatch);
+		}
+		Map<String, String> headers = declared.headersFor(request.params().path("arguments"));
+		if (headers.equals(request.headers())) {
+			return FollowUp.giveUp(mismatch);
+		}
+		McpRequest corrected = new McpRequest(request.method(), request.params(), request.toolName(),
+				request.timeout(), headers);
+		String reason = "tool '" + request.toolName() + "' declares other header parameters now";
+		recovery.reissued(request, ReplayCause.HEADERS_CORRECTED, reason);
+		return FollowUp.retry(failed.resend(failed.on(), corrected, false, Rule.HEADER_CORRECTION),
+				Rule.HEADER_CORRECTION, reason);
+	}
+
+}

@@ -1,0 +1,170 @@
+package dev.mcpx.client.internal.recovery;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.event.McpStreamResumedEvent;
+import dev.mcpx.client.internal.catalogue.Catalogue;
+import dev.mcpx.client.internal.events.McpEvents;
+import dev.mcpx.client.internal.session.McpRequest;
+import dev.mcpx.client.internal.session.ProtocolSession;
+import dev.mcpx.client.internal.session.SessionState;
+import dev.mcpx.client.recovery.RecoveryPolicy;
+import dev.mcpx.client.recovery.ReplayGate;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The one place that tries a request again, in one loop: make an attempt; when it fails,
+ * ask the follow-up step for the next attempt; stop when there is none. The layers below
+ * make exactly one attempt each. Each recovery is a named rule of this package (session
+ * expiry, lost stream, legacy stream resumption, refused credentials, version
+ * renegotiation, header correction, era change; the listing restart is
+ * {@link Pagination}'s), consulting the one replay gate before anything is sent twice.
+ * Failures that were recovered are kept and attached, as suppressed, to the failure the
+ * caller finally gets.
+ * <p>
+ * The bound, enforced by the counters of {@link Attempt}:
+ * <ul>
+ * <li>a request is <em>executed</em> at most {@link #MAX_EXECUTIONS} (2) times: no send is
+ * made once two sends may have run (a send may have run unless its failure proves
+ * otherwise: an expired session, refused credentials, a refused version or headers);</li>
+ * <li>it is <em>sent</em> at most three times: the first send, {@link #MAX_RECOVERIES} (1)
+ * recovery, and, only when the re-issue of a lost stream meets an expired session, one more
+ * send into the renewed session, since that refusal proves the re-issue never ran;</li>
+ * <li>a broken legacy stream is resumed at most {@code resumption-attempts} times per
+ * send; resuming reads the same execution and is not a send.</li>
+ * </ul>
+ */
+public final class RecoveringExecutor implements RequestExecutor {
+
+	private static final Log logger = LogFactory.getLog(RecoveringExecutor.class);
+
+	/** Executions of one request: the first, and one re-issue the gate allowed; never more. */
+	public static final int MAX_EXECUTIONS = 2;
+
+	/** Recoveries of one request: one more attempt, never a loop. */
+	public static final int MAX_RECOVERIES = 1;
+
+	private final ProtocolSession session;
+
+	private final FollowUps followUps;
+
+	private final McpEvents events;
+
+	private final String upstream;
+
+	/**
+	 * Creates the executor of one client.
+	 * @param upstream the upstream name
+	 * @param session the client's session
+	 * @param policy the recovery policy
+	 * @param gate the replay gate
+	 * @param catalogue what the client knows of the upstream's tools, renewed with the session
+	 * @param events where recovery events go
+	 * @param credentials refreshes refused credentials, absent when there are none to refresh
+	 */
+	public RecoveringExecutor(String upstream, ProtocolSession session, RecoveryPolicy policy, ReplayGate gate,
+			Catalogue catalogue, McpEvents events, @Nullable CredentialsRefresh credentials) {
+		this.upstream = upstream;
+		this.session = session;
+		this.events = events;
+		this.followUps = new FollowUps(new Recovery(upstream, session, policy, gate, catalogue, events, credentials));
+	}
+
+	@Override
+	public SessionState connect() {
+		return (SessionState) loop(Attempt.first(null));
+	}
+
+	@Override
+	public JsonNode execute(McpRequest request) {
+		return (JsonNode) loop(Attempt.first(request));
+	}
+
+	private Object loop(Attempt first) {
+		List<McpException> recovered = new ArrayList<>();
+		Attempt attempt = first;
+		while (true) {
+			long started = System.nanoTime();
+			SessionState on = attempt.on();
+			try {
+				if (on == null) {
+					on = this.session.open();
+				}
+				if (attempt.request() == null) {
+					return on;
+				}
+				JsonNode result = run(attempt.madeOn(on, started), started);
+				if (attempt.resumeFrom() != null) {
+					this.events.publish(new McpStreamResumedEvent(this.upstream, attempt.request().method(),
+							attempt.resumptions()));
+				}
+				return result;
+			}
+			catch (McpException failure) {
+				Attempt failed = (on != null && attempt.request() != null) ? attempt.madeOn(on, started) : attempt;
+				FollowUp next = this.followUps.next(failed, failure);
+				if (next instanceof FollowUp.GiveUp giveUp) {
+					throw withStory(giveUp.failure(), recovered);
+				}
+				FollowUp.Retry retry = (FollowUp.Retry) next;
+				if (retry.rule() == Rule.STREAM_RESUMPTION) {
+					// The same execution read on: its breaks are not failures of the request.
+					if (logger.isDebugEnabled()) {
+						logger.debug("[" + this.upstream + "] " + retry.reason());
+					}
+				}
+				else {
+					recovered.add(failure);
+				}
+				pause(retry.delayMillis());
+				attempt = retry.next();
+			}
+		}
+	}
+
+	private JsonNode run(Attempt attempt, long started) {
+		if (attempt.resumeFrom() != null) {
+			return this.session.resume(attempt.on(), attempt.request(), attempt.resumeFrom(),
+					attempt.remaining(started));
+		}
+		return this.session.request(attempt.on(), attempt.request());
+	}
+
+	/** The failure the caller gets carries every failure recovered on the way. */
+	private static McpException withStory(McpException failure, List<McpException> recovered) {
+		for (McpException earlier : recovered) {
+			if (earlier != failure && !causes(failure, earlier)) {
+				failure.addSuppressed(earlier);
+			}
+		}
+		return failure;
+	}
+
+	private static boolean causes(Throwable failure, Throwable earlier) {
+		for (Throwable t = failure.getCause(); t != null; t = t.getCause()) {
+			if (t == earlier) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static void pause(long millis) {
+		if (millis <= 0) {
+			return;
+		}
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}

@@ -1,0 +1,184 @@
+package dev.mcpx.client.internal.session;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.internal.transport.ListenOutcome;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Keeps one notification stream open to an upstream that announces list changes, so
+ * that {@code notifications/*}{@code /list_changed} reach the client's listeners: the legacy
+ * GET stream, opened when the server declared {@code listChanged}, or the modern
+ * {@code subscriptions/listen} stream, each opened again when it drops. One daemon thread,
+ * started by the first successful exchange with a server that announces list changes, so
+ * an idle client, or one whose server announces none, holds no thread.
+ */
+public final class ListenLoop implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(ListenLoop.class);
+
+	/** First wait before opening a dropped stream again; doubles up to the maximum. */
+	private static final Duration FIRST_BACKOFF = Duration.ofMillis(500);
+
+	/** A server that keeps dropping the stream is asked again at most this often. */
+	private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
+	/** How often a loop without a usable session looks again. */
+	private static final Duration IDLE_POLL = Duration.ofSeconds(1);
+
+	private final String upstream;
+
+	private final ProtocolSession session;
+
+	private final AtomicBoolean started = new AtomicBoolean();
+
+	private volatile boolean closed;
+
+	private volatile Thread thread;
+
+	private volatile Closeable stream;
+
+	/** The last state found not to announce list changes, so it is not checked again. */
+	private volatile SessionState declined;
+
+	/**
+	 * Creates the loop of one client.
+	 * @param upstream the upstream name
+	 * @param session the client's session
+	 */
+	public ListenLoop(String upstream, ProtocolSession session) {
+		this.upstream = upstream;
+		this.session = session;
+	}
+
+	/**
+	 * Starts the loop unless it runs already.
+	 */
+	public void start() {
+		if (this.closed || this.started.get()) {
+			return;
+		}
+		SessionState state = this.session.current();
+		if (state == null || state == this.declined) {
+			return;
+		}
+		if (!announcesListChanges(state.capabilities())) {
+			// Nothing to listen for: no thread, until a new session announces changes.
+			this.declined = state;
+			return;
+		}
+		if (!this.started.compareAndSet(false, true)) {
+			return;
+		}
+		Thread loop = new Thread(this::run, "mcpx-" + this.upstream + "-listen");
+		loop.setDaemon(true);
+		this.thread = loop;
+		loop.start();
+	}
+
+	private void run() {
+		Duration backoff = FIRST_BACKOFF;
+		SessionState skipped = null;
+		while (!this.closed) {
+			SessionState state = this.session.current();
+			if (state == null || state == skipped || !announcesListChanges(state.capabilities())) {
+				sleep(IDLE_POLL);
+				continue;
+			}
+			ListenOutcome outcome;
+			try {
+				outcome = this.session.listen(state, (opened) -> this.stream = opened);
+			}
+			catch (McpException ex) {
+				logger.debug("[" + this.upstream + "] could not open the notification stream: " + ex.getMessage());
+				outcome = ListenOutcome.BROKEN;
+			}
+			catch (RuntimeException ex) {
+				// Whatever a server sends, listening goes on: one bad stream must not end it.
+				logger.warn("[" + this.upstream + "] the notification stream failed: " + ex);
+				outcome = ListenOutcome.BROKEN;
+			}
+			if (this.closed) {
+				return;
+			}
+			switch (outcome) {
+				case NOT_OFFERED, SESSION_GONE -> {
+					// Nothing to listen to on this state; a new session or era may offer it.
+					skipped = state;
+					backoff = FIRST_BACKOFF;
+				}
+				case ENDED -> {
+					// Open it again, but never in a tight loop against a server that ends it at once.
+					backoff = FIRST_BACKOFF;
+					sleep(FIRST_BACKOFF);
+				}
+				case BROKEN -> {
+					sleep(backoff);
+					backoff = (backoff.compareTo(MAX_BACKOFF) < 0) ? backoff.multipliedBy(2) : MAX_BACKOFF;
+				}
+			}
+		}
+	}
+
+	/**
+	 * Whether the server declared {@code listChanged} for tools, prompts or resources
+	 * (2025-11-25 basic/lifecycle §Capability Negotiation; 2026-07-28 server/discover).
+	 */
+	static boolean announcesListChanges(JsonNode capabilities) {
+		if (capabilities == null) {
+			return false;
+		}
+		for (String kind : new String[] { "tools", "prompts", "resources" }) {
+			if (capabilities.path(kind).path("listChanged").asBoolean(false)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			this.closed = true;
+		}
+	}
+
+	/**
+	 * Stops listening: closes the open stream and ends the thread.
+	 */
+	@Override
+	public void close() {
+		this.closed = true;
+		Closeable open = this.stream;
+		if (open != null) {
+			try {
+				open.close();
+			}
+			catch (IOException ex) {
+				// Closing only unblocks the reader.
+			}
+		}
+		Thread loop = this.thread;
+		if (loop != null) {
+			// Also reaches a thread still waiting for the stream's headers.
+			loop.interrupt();
+			try {
+				loop.join(Duration.ofSeconds(2).toMillis());
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+}

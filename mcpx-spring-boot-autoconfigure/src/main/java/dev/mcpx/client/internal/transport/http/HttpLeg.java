@@ -1,0 +1,191 @@
+package dev.mcpx.client.internal.transport.http;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.function.Consumer;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.web.client.ResourceAccessException;
+import org.springframework.web.client.RestClient;
+
+import dev.mcpx.client.internal.transport.NotSentException;
+
+/**
+ * One HTTP exchange with the MCP endpoint per call, on the caller's thread: the request
+ * goes out through the {@link RestClient}, the response is handed to a reader while open.
+ * It knows HTTP, not MCP: {@link HttpTransport} decides which headers go out and what a
+ * status means. Each call makes exactly one attempt.
+ */
+final class HttpLeg {
+
+	/** 2025-11-25 transports §Sending Messages, rule 2: both types, always. */
+	static final String ACCEPT_POST = "application/json, text/event-stream";
+
+	private final RestClient restClient;
+
+	private final URI endpoint;
+
+	/**
+	 * Creates a transport for one MCP endpoint.
+	 * @param restClient the client that performs the exchanges
+	 * @param endpoint the MCP endpoint URL
+	 */
+	HttpLeg(RestClient restClient, URI endpoint) {
+		this.restClient = restClient;
+		this.endpoint = endpoint;
+	}
+
+	/**
+	 * The MCP endpoint.
+	 * @return the URL
+	 */
+	public URI endpoint() {
+		return this.endpoint;
+	}
+
+	/**
+	 * POSTs one JSON-RPC message and hands the response to the reader.
+	 * @param <T> the reader's result
+	 * @param json the message, UTF-8 JSON
+	 * @param headers adds the session's headers
+	 * @param reader reads the response; the response is closed after it returns
+	 * @return what the reader returned
+	 * @throws IOException if the exchange fails; {@link NotSentException} when the request
+	 * never reached the server
+	 */
+	public <T> T post(byte[] json, Consumer<HttpHeaders> headers, ResponseReader<T> reader) throws IOException {
+		return exchange(HttpMethod.POST, json, (h) -> {
+			h.set(HttpHeaders.ACCEPT, ACCEPT_POST);
+			h.setContentType(MediaType.APPLICATION_JSON);
+			headers.accept(h);
+		}, reader);
+	}
+
+	/**
+	 * Opens a GET event stream (listening or resumption) and hands it to the reader.
+	 * @param <T> the reader's result
+	 * @param headers adds the session's headers (and {@code Last-Event-ID} to resume)
+	 * @param reader reads the response; the response is closed after it returns
+	 * @return what the reader returned
+	 * @throws IOException if the exchange fails
+	 */
+	public <T> T get(Consumer<HttpHeaders> headers, ResponseReader<T> reader) throws IOException {
+		return exchange(HttpMethod.GET, null, (h) -> {
+			h.set(HttpHeaders.ACCEPT, MediaType.TEXT_EVENT_STREAM_VALUE);
+			headers.accept(h);
+		}, reader);
+	}
+
+	/**
+	 * Sends a DELETE to end a session.
+	 * @param headers adds the session's headers
+	 * @return the HTTP status
+	 * @throws IOException if the exchange fails
+	 */
+	public int delete(Consumer<HttpHeaders> headers) throws IOException {
+		return exchange(HttpMethod.DELETE, null, headers, Response::status);
+	}
+
+	private <T> T exchange(HttpMethod method, byte[] body, Consumer<HttpHeaders> headers, ResponseReader<T> reader)
+			throws IOException {
+		RestClient.RequestBodySpec spec = this.restClient.method(method).uri(this.endpoint).headers(headers);
+		if (body != null) {
+			spec = spec.body(body);
+		}
+		boolean[] responded = new boolean[1];
+		try {
+			return spec.exchange((request, response) -> {
+				responded[0] = true;
+				InputStream stream = response.getBody();
+				try {
+					return reader.read(new Response(response.getStatusCode().value(), response.getHeaders(), stream));
+				}
+				catch (IOException | RuntimeException ex) {
+					// Closing the response would drain the rest of the body first, which may
+					// never end (an oversized or endless body): abort it instead.
+					closeQuietly(stream);
+					throw ex;
+				}
+			}, true);
+		}
+		catch (ResourceAccessException ex) {
+			IOException cause = (ex.getCause() instanceof IOException io) ? io : new IOException(ex.getMessage(), ex);
+			throw (!responded[0] && NotSentException.provesNotSent(cause)) ? new NotSentException(cause) : cause;
+		}
+		catch (UncheckedIOException ex) {
+			throw ex.getCause();
+		}
+	}
+
+	private static void closeQuietly(InputStream body) {
+		try {
+			body.close();
+		}
+		catch (IOException ex) {
+			// Aborting is all that was wanted.
+		}
+	}
+
+	/**
+	 * Reads one HTTP response.
+	 * @param <T> the result
+	 */
+	@FunctionalInterface
+	public interface ResponseReader<T> {
+
+		/**
+		 * Reads the response.
+		 * @param response the response, open until this method returns
+		 * @return the result
+		 * @throws IOException if reading fails
+		 */
+		T read(Response response) throws IOException;
+
+	}
+
+	/**
+	 * An HTTP response being read.
+	 *
+	 * @param status the status code
+	 * @param headers the response headers
+	 * @param body the body stream; closing it aborts a blocked read (closing the whole
+	 * response instead may first drain the body, which never ends on a stalled stream)
+	 */
+	public record Response(int status, HttpHeaders headers, InputStream body) {
+
+		/**
+		 * The response's media type without parameters, lower case.
+		 * @return the media type, or an empty string when absent or unparseable
+		 */
+		public String mediaType() {
+			String value = this.headers.getFirst(HttpHeaders.CONTENT_TYPE);
+			if (value == null) {
+				return "";
+			}
+			int semicolon = value.indexOf(';');
+			return ((semicolon < 0) ? value : value.substring(0, semicolon)).trim().toLowerCase(java.util.Locale.ROOT);
+		}
+
+		/**
+		 * Whether the body is an event stream.
+		 * @return {@code true} for {@code text/event-stream}
+		 */
+		public boolean isEventStream() {
+			return MediaType.TEXT_EVENT_STREAM_VALUE.equals(mediaType());
+		}
+
+		/**
+		 * Whether the body is a single JSON value.
+		 * @return {@code true} for {@code application/json}
+		 */
+		public boolean isJson() {
+			return MediaType.APPLICATION_JSON_VALUE.equals(mediaType());
+		}
+
+	}
+
+}

@@ -1,0 +1,495 @@
+package dev.mcpx.client.internal.transport.http;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Consumer;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.client.RestClient;
+
+import dev.mcpx.client.error.McpAuthChallenge;
+import dev.mcpx.client.error.McpAuthenticationException;
+import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.error.McpHttpStatusException;
+import dev.mcpx.client.error.McpProtocolException;
+import dev.mcpx.client.internal.protocol.JsonRpc;
+import dev.mcpx.client.internal.protocol.JsonRpcMessage;
+import dev.mcpx.client.internal.protocol.Redaction;
+import dev.mcpx.client.internal.transport.Envelope;
+import dev.mcpx.client.internal.transport.InboundMessages;
+import dev.mcpx.client.internal.transport.ListenOutcome;
+import dev.mcpx.client.internal.transport.McpTransport;
+import dev.mcpx.client.internal.transport.Received;
+import dev.mcpx.client.internal.transport.Resumption;
+import dev.mcpx.client.internal.transport.SessionGoneException;
+import dev.mcpx.client.internal.transport.StreamBrokenException;
+import dev.mcpx.client.internal.transport.Watchdog;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.UnexpectedEndOfInputException;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The Streamable HTTP transport (2025-11-25 basic/transports §Streamable HTTP; 2026-07-28
+ * transports/streamable-http): every message is a POST, its response one JSON body or an
+ * event stream; the listen stream is a GET (or a modern {@code subscriptions/listen} POST);
+ * a broken event stream is resumed with a GET and {@code Last-Event-ID}; a session ends
+ * with a DELETE. Status codes, headers and event streams end here: above this class, a
+ * 404 on a session is a {@link SessionGoneException}, a 401 an
+ * {@link McpAuthenticationException}, a cut stream a {@link StreamBrokenException}.
+ */
+public final class HttpTransport implements McpTransport {
+
+	private static final Log logger = LogFactory.getLog(HttpTransport.class);
+
+	/**
+	 * How long a resumed stream may take to replay anything: a server that keeps no events
+	 * would otherwise hold the caller until its whole timeout.
+	 */
+	static final Duration RESUMPTION_PATIENCE = Duration.ofSeconds(5);
+
+	/** How long a POST event stream may take to end after its response before it is cut. */
+	private static final Duration STREAM_END_GRACE = Duration.ofMillis(250);
+
+	private static final String LAST_EVENT_ID_HEADER = "Last-Event-ID";
+
+	private static final String SESSION_ID_HEADER = "MCP-Session-Id";
+
+	private static final String PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version";
+
+	/** Headers whose values are protocol words, not secrets (lower case). */
+	private static final Set<String> NOT_SECRET = Set.of("accept", "content-type", "mcp-protocol-version",
+			"mcp-method", "mcp-name");
+
+	private final String upstream;
+
+	private final HttpLeg leg;
+
+	private final Consumer<HttpHeaders> baseHeaders;
+
+	private final JsonRpc jsonRpc;
+
+	private final Watchdog watchdog;
+
+	private final Redaction redaction;
+
+	private final BoundedBody bodies;
+
+	private final boolean expiryOnBadRequest;
+
+	private final List<AutoCloseable> resources;
+
+	/**
+	 * Creates the transport of one client.
+	 * @param upstream the upstream name
+	 * @param restClient performs the HTTP exchanges
+	 * @param endpoint the MCP endpoint
+	 * @param baseHeaders adds the headers every message carries (authorization, custom)
+	 * @param jsonRpc the message codec
+	 * @param watchdog enforces the transport's own bounds (resumption patience, stream end)
+	 * @param redaction scrubs secrets from the server's error text
+	 * @param maxMessageBytes the largest message accepted
+	 * @param expiryOnBadRequest whether a 400 naming the session shows it gone, as some
+	 * widely deployed servers answer a forgotten session so
+	 * @param resources released on {@link #close()} (the HTTP client)
+	 */
+	public HttpTransport(String upstream, RestClient restClient, URI endpoint, Consumer<HttpHeaders> baseHeaders,
+			JsonRpc jsonRpc, Watchdog watchdog, Redaction redaction, int maxMessageBytes, boolean expiryOnBadRequest,
+			List<AutoCloseable> resources) {
+		this.upstream = upstream;
+		this.leg = new HttpLeg(restClient, endpoint);
+		this.baseHeaders = baseHeaders;
+		this.jsonRpc = jsonRpc;
+		this.watchdog = watchdog;
+		this.redaction = redaction;
+		this.bodies = new BoundedBody(upstream, maxMessageBytes);
+		this.expiryOnBadRequest = expiryOnBadRequest;
+		this.resources = List.copyOf(resources);
+	}
+
+	/** Each message is its own exchange: there is no channel to open. */
+	@Override
+	public void open(long generation) {
+	}
+
+	@Override
+	public Received request(long id, byte[] message, Envelope envelope, InboundMessages inbound,
+			Watchdog.Guard deadline) throws IOException {
+		return this.leg.post(message, headers(envelope), (response) -> {
+			deadline.attach(response.body());
+			int status = response.status();
+			if (status >= 300) {
+				throw refusalOfRequest(response, envelope);
+			}
+			if (status == 202 || status == 204) {
+				throw new McpProtocolException(this.upstream, envelope.method() + " was answered with HTTP " + status
+						+ " and no response; a request needs one", null);
+			}
+			String sessionId = response.headers().getFirst(SESSION_ID_HEADER);
+			if (response.isJson()) {
+				return new Received(fromJsonBody(response, id, envelope.method()), sessionId);
+			}
+			if (response.isEventStream()) {
+				return new Received(fromEventStream(response, id, envelope.method(), inbound, true), sessionId);
+			}
+			throw new McpProtocolException(this.upstream, envelope.method() + " was answered with content type '"
+					+ response.mediaType() + "'; expected application/json or text/event-stream", null);
+		});
+	}
+
+	/**
+	 * A GET with {@code Last-Event-ID}, whose stream the server replays from there
+	 * (2025-11-25 basic/transports §Resumability and Redelivery). A failure says where to
+	 * resume from next: where the new stream broke, or where this attempt started; nowhere
+	 * when the session is gone or the server replayed nothing within
+	 * {@link #RESUMPTION_PATIENCE}.
+	 */
+	@Override
+	public Received resume(Resumption from, Envelope envelope, InboundMessages inbound, Watchdog.Guard deadline)
+			throws IOException {
+		Watchdog.Guard patience = this.watchdog.arm(RESUMPTION_PATIENCE);
+		try {
+			return this.leg.get((h) -> {
+				headers(envelope).accept(h);
+				h.set(LAST_EVENT_ID_HEADER, from.lastEventId());
+			}, (response) -> {
+				patience.attach(response.body());
+				deadline.attach(response.body());
+				if (response.status() == 404) {
+					throw new StreamBrokenException("resuming the stream was answered 404: the session is gone", null,
+							from, true);
+				}
+				if (response.status() >= 300 || !response.isEventStream()) {
+					throw new StreamBrokenException(
+							"the server cannot resume the stream (HTTP " + response.status() + ")", null, from);
+				}
+				// A resumed stream is a GET stream: servers may keep it open after the response.
+				return new Received(fromEventStream(response, from.requestId(), envelope.method(), inbound, false),
+						null);
+			});
+		}
+		catch (IOException again) {
+			if (deadline.expired()) {
+				throw again;
+			}
+			if (patience.expired()) {
+				// A server that keeps no events holds the GET open and replays nothing.
+				throw new StreamBrokenException("resuming replayed nothing within " + RESUMPTION_PATIENCE.toSeconds()
+						+ " s: the server keeps no events", again, null);
+			}
+			if (again instanceof StreamBrokenException broken
+					&& (broken.sessionGone() || broken.resumption() != null)) {
+				throw broken;
+			}
+			throw new StreamBrokenException(again.getMessage(), again, from);
+		}
+		finally {
+			patience.close();
+		}
+	}
+
+	@Override
+	public void send(byte[] message, Envelope envelope, Watchdog.Guard deadline) throws IOException {
+		this.leg.post(message, headers(envelope), (response) -> {
+			deadline.attach(response.body());
+			if (response.status() >= 300) {
+				throw refusal(response, envelope);
+			}
+			return null;
+		});
+	}
+
+	@Override
+	public ListenOutcome listen(byte @Nullable [] listenRequest, Envelope envelope, InboundMessages inbound,
+			Consumer<Closeable> opened) throws IOException {
+		HttpLeg.ResponseReader<ListenOutcome> reader = (response) -> {
+			opened.accept(response.body());
+			if (response.status() == 404) {
+				return ListenOutcome.SESSION_GONE;
+			}
+			if (response.status() == 405) {
+				return ListenOutcome.NOT_OFFERED;
+			}
+			if (response.status() >= 300) {
+				throw refusal(response, envelope);
+			}
+			if (!response.isEventStream()) {
+				return ListenOutcome.NOT_OFFERED;
+			}
+			SseParser parser = new SseParser(response.body(), this.bodies.maxMessageBytes());
+			try {
+				for (SseEvent event = parser.next(); event != null; event = parser.next()) {
+					if (!event.hasData()) {
+						continue;
+					}
+					JsonRpcMessage message = decode(event, "listen");
+					if (message instanceof JsonRpcMessage.Response) {
+						// 2026-07-28 subscriptions §Graceful Closure: the server ended it.
+						return ListenOutcome.ENDED;
+					}
+					inbound.receive(message);
+				}
+			}
+			catch (IOException ex) {
+				return ListenOutcome.BROKEN;
+			}
+			return ListenOutcome.ENDED;
+		};
+		try {
+			return (listenRequest != null) ? this.leg.post(listenRequest, headers(envelope), reader)
+					: this.leg.get(headers(envelope), reader);
+		}
+		catch (IOException ex) {
+			return ListenOutcome.BROKEN;
+		}
+	}
+
+	@Override
+	public int end(Envelope envelope, Watchdog.Guard deadline) {
+		try {
+			return this.leg.delete(headers(envelope));
+		}
+		catch (IOException | RuntimeException ex) {
+			return -1;
+		}
+	}
+
+	/**
+	 * The values of the headers this client sends, except those that mirror the request
+	 * body or describe the protocol.
+	 */
+	@Override
+	public Iterable<String> secrets(Envelope envelope) {
+		HttpHeaders sent = new HttpHeaders();
+		headers(envelope).accept(sent);
+		List<String> secrets = new ArrayList<>();
+		sent.forEach((name, values) -> {
+			if (!NOT_SECRET.contains(name.toLowerCase(Locale.ROOT))
+					&& !name.regionMatches(true, 0, "Mcp-Param-", 0, 10)) {
+				secrets.addAll(values);
+			}
+		});
+		return secrets;
+	}
+
+	@Override
+	public String destination() {
+		URI endpoint = this.leg.endpoint();
+		return endpoint.getHost() + ((endpoint.getPort() >= 0) ? ":" + endpoint.getPort() : "");
+	}
+
+	@Override
+	public void close() {
+		for (AutoCloseable resource : this.resources) {
+			try {
+				resource.close();
+			}
+			catch (Exception ex) {
+				// Releasing the HTTP client cannot fail in a way the caller could act on.
+			}
+		}
+	}
+
+	/**
+	 * The headers of a message: those of every message, then the session's (2025-11-25
+	 * basic/transports §Session Management, rule 2; §Protocol Version Header), then the
+	 * metadata mirrored from the body.
+	 */
+	private Consumer<HttpHeaders> headers(Envelope envelope) {
+		return (h) -> {
+			this.baseHeaders.accept(h);
+			if (envelope.sessionId() != null) {
+				h.set(SESSION_ID_HEADER, envelope.sessionId());
+			}
+			if (envelope.protocolVersion() != null) {
+				h.set(PROTOCOL_VERSION_HEADER, envelope.protocolVersion());
+			}
+			envelope.mirrored().forEach(h::set);
+		};
+	}
+
+	private JsonRpcMessage.Response fromJsonBody(HttpLeg.Response response, long id, String method)
+			throws IOException {
+		byte[] bytes = this.bodies.read(response, method);
+		if (bytes.length == 0) {
+			throw new StreamBrokenException("the JSON body was empty", null, null);
+		}
+		JsonNode json;
+		try {
+			json = this.jsonRpc.parse(bytes);
+		}
+		catch (UnexpectedEndOfInputException ex) {
+			throw new StreamBrokenException("the JSON body ended before the response was complete", ex, null);
+		}
+		catch (JacksonException ex) {
+			throw new McpProtocolException(this.upstream, method + " was answered with malformed JSON", ex);
+		}
+		JsonRpcMessage message = decode(json, method);
+		if (message instanceof JsonRpcMessage.Response reply && matches(reply.id(), id)) {
+			return reply;
+		}
+		throw new McpProtocolException(this.upstream,
+				method + " was answered with a JSON body that is not the response to request " + id, null);
+	}
+
+	private JsonRpcMessage.Response fromEventStream(HttpLeg.Response response, long id, String method,
+			InboundMessages inbound, boolean expectEnd) throws IOException {
+		SseParser parser = new SseParser(response.body(), this.bodies.maxMessageBytes());
+		long retry = -1;
+		while (true) {
+			SseEvent event;
+			try {
+				event = parser.next();
+			}
+			catch (SseParser.EventTooLargeException ex) {
+				throw new McpProtocolException(this.upstream, method + "'s event stream: " + ex.getMessage(), null);
+			}
+			catch (IOException ex) {
+				throw new StreamBrokenException("the event stream failed: " + ex.getMessage(), ex,
+						resumption(id, parser, retry));
+			}
+			if (event == null) {
+				throw new StreamBrokenException("the event stream ended before the response", null,
+						resumption(id, parser, retry));
+			}
+			if (event.retryMillis() >= 0) {
+				retry = event.retryMillis();
+			}
+			if (!event.hasData()) {
+				continue; // a priming event: only its id matters, for resumption
+			}
+			JsonRpcMessage message = decode(event, method);
+			if (message instanceof JsonRpcMessage.Response reply) {
+				if (matches(reply.id(), id)) {
+					finish(response.body(), expectEnd);
+					return reply;
+				}
+				logger.debug("[" + this.upstream + "] ignored a response to unknown request id on " + method
+						+ "'s stream");
+			}
+			else {
+				inbound.receive(message);
+			}
+		}
+	}
+
+	private static @Nullable Resumption resumption(long id, SseParser parser, long retry) {
+		String lastEventId = parser.lastEventId();
+		return (lastEventId != null) ? new Resumption(id, lastEventId, retry) : null;
+	}
+
+	/**
+	 * Ends an event stream whose response has arrived. A POST stream should end right after
+	 * its response (2025-11-25 basic/transports §Sending Messages, rule 6), so it is read to
+	 * its end for a short grace period, which lets the connection be reused; a stream that
+	 * does not end, or a GET stream, is closed, never drained, since draining an endless
+	 * stream would hang.
+	 */
+	private void finish(InputStream body, boolean expectEnd) {
+		if (expectEnd) {
+			try (Watchdog.Guard grace = this.watchdog.arm(STREAM_END_GRACE)) {
+				grace.attach(body);
+				byte[] discard = new byte[1024];
+				while (body.read(discard) >= 0) {
+					// What follows the response is not awaited by anyone.
+				}
+				return;
+			}
+			catch (IOException ex) {
+				// The grace period ran out or the stream broke: closing below is all that is left.
+			}
+		}
+		try {
+			body.close();
+		}
+		catch (IOException ex) {
+			// Closing only releases the connection.
+		}
+	}
+
+	private JsonRpcMessage decode(SseEvent event, String method) {
+		JsonNode json;
+		try {
+			json = this.jsonRpc.parse(event.data());
+		}
+		catch (JacksonException ex) {
+			throw new McpProtocolException(this.upstream, method + "'s event stream carried malformed JSON", ex);
+		}
+		return decode(json, method);
+	}
+
+	private JsonRpcMessage decode(JsonNode json, String method) {
+		try {
+			return this.jsonRpc.read(json);
+		}
+		catch (JsonRpc.MalformedMessageException ex) {
+			throw new McpProtocolException(this.upstream, method + ": " + ex.getMessage(), null);
+		}
+	}
+
+	/**
+	 * The refusal of a request: a session-carrying request answered 404 (or, with the
+	 * compatibility on, 400 naming the session) shows the session gone (2025-11-25
+	 * basic/transports §Session Management, rule 3); a 404 without a session id is an
+	 * ordinary error.
+	 */
+	private McpException refusalOfRequest(HttpLeg.Response response, Envelope envelope) {
+		McpException refusal = refusal(response, envelope);
+		if (envelope.sessionId() == null || !(refusal instanceof McpHttpStatusException status)
+				|| refusal instanceof McpAuthenticationException) {
+			return refusal;
+		}
+		boolean gone = status.status() == 404 || (status.status() == 400 && this.expiryOnBadRequest
+				&& namesSession(status.jsonRpcMessage()));
+		return gone ? new SessionGoneException(this.upstream, envelope.method(), status.status(), status) : refusal;
+	}
+
+	private static boolean namesSession(@Nullable String message) {
+		return message != null && message.toLowerCase(Locale.ROOT).contains("session");
+	}
+
+	private McpException refusal(HttpLeg.Response response, Envelope envelope) {
+		Integer code = null;
+		String message = null;
+		JsonNode data = null;
+		try {
+			byte[] body = BoundedBody.readError(response);
+			JsonNode json = (body.length > 0) ? this.jsonRpc.parse(body) : null;
+			JsonNode error = (json != null) ? json.get("error") : null;
+			if (error != null && error.path("code").isIntegralNumber()) {
+				code = error.get("code").intValue();
+				message = this.redaction.scrub(error.path("message").asString(""), () -> secrets(envelope).iterator());
+				data = error.get("data");
+			}
+		}
+		catch (IOException | JacksonException ex) {
+			// The status alone is the answer; the body was only a hint.
+		}
+		if (response.status() == 401 || response.status() == 403) {
+			// 2025-11-25 basic/authorization §Protected Resource Metadata Discovery Requirements:
+			// the challenge names the metadata and the scope the credentials need.
+			McpAuthChallenge challenge = McpAuthChallenge.parse(response.status(),
+					response.headers().get(HttpHeaders.WWW_AUTHENTICATE), this.leg.endpoint());
+			return new McpAuthenticationException(this.upstream, envelope.method(), response.status(), challenge,
+					null);
+		}
+		return new McpHttpStatusException(this.upstream, envelope.method(), response.status(), code, message, data);
+	}
+
+	private static boolean matches(JsonNode replyId, long id) {
+		if (replyId.isIntegralNumber()) {
+			return replyId.longValue() == id;
+		}
+		return replyId.isString() && replyId.stringValue().equals(Long.toString(id));
+	}
+
+}

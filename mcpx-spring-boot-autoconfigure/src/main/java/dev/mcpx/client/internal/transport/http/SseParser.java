@@ -1,0 +1,210 @@
+package dev.mcpx.client.internal.transport.http;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An incremental parser of a {@code text/event-stream} body, as the WHATWG HTML standard
+ * §9.2.6 "Interpreting an event stream" defines it: {@code data:} lines accumulate,
+ * comments are skipped, {@code id:} and {@code retry:} are honoured, lines end in CRLF, LF
+ * or CR. Events are read one at a time, so a response that follows notifications is seen
+ * as soon as it arrives.
+ * <p>
+ * Memory is bounded: an event (its data) or a single line larger than
+ * {@code maxEventBytes} fails with {@link EventTooLargeException}; comments, such as
+ * heartbeats, never accumulate. Not thread-safe; one per stream.
+ */
+public final class SseParser {
+
+	/** Most MCP events fit; a larger one takes more reads, not more memory per stream. */
+	private static final int READ_CHUNK = 2048;
+
+	private final InputStream in;
+
+	private final int maxEventBytes;
+
+	private final byte[] chunk = new byte[READ_CHUNK];
+
+	private int chunkPos;
+
+	private int chunkLen;
+
+	private byte[] line = new byte[256];
+
+	private int lineLen;
+
+	private boolean lastWasCr;
+
+	private final StringBuilder data = new StringBuilder();
+
+	private int eventBytes;
+
+	private String eventType;
+
+	private String lastEventId;
+
+	private boolean sawField;
+
+	private long retry = -1;
+
+	/**
+	 * Creates a parser of the given stream.
+	 * @param in the response body
+	 * @param maxEventBytes the largest event accepted, in bytes
+	 */
+	public SseParser(InputStream in, int maxEventBytes) {
+		this.in = in;
+		this.maxEventBytes = maxEventBytes;
+	}
+
+	/**
+	 * The id of the last event that set one, as {@code Last-Event-ID} must carry it.
+	 * @return the id, absent when no event set one
+	 */
+	public @Nullable String lastEventId() {
+		return this.lastEventId;
+	}
+
+	/**
+	 * Reads the next event.
+	 * @return the event, absent at the end of the stream
+	 * @throws IOException if reading fails
+	 * @throws EventTooLargeException if an event exceeds the bound
+	 */
+	public @Nullable SseEvent next() throws IOException {
+		while (true) {
+			String text = readLine();
+			if (text == null) {
+				// End of stream: an incomplete event is discarded (WHATWG §9.2.6).
+				return null;
+			}
+			if (text.isEmpty()) {
+				SseEvent event = dispatch();
+				if (event != null) {
+					return event;
+				}
+				continue;
+			}
+			processField(text);
+		}
+	}
+
+	private SseEvent dispatch() {
+		if (!this.sawField) {
+			// A blank line after comments only (heartbeats): nothing accumulates.
+			this.eventBytes = 0;
+			return null;
+		}
+		String payload = this.data.toString();
+		if (payload.endsWith("\n")) {
+			payload = payload.substring(0, payload.length() - 1);
+		}
+		SseEvent event = new SseEvent(this.lastEventId, (this.eventType != null) ? this.eventType : "message",
+				payload, this.retry);
+		this.data.setLength(0);
+		this.eventType = null;
+		this.sawField = false;
+		this.eventBytes = 0;
+		this.retry = -1;
+		return event;
+	}
+
+	private void processField(String text) {
+		if (text.charAt(0) == ':') {
+			return;
+		}
+		int colon = text.indexOf(':');
+		String field = (colon < 0) ? text : text.substring(0, colon);
+		String value = "";
+		if (colon >= 0) {
+			int start = colon + 1;
+			if (start < text.length() && text.charAt(start) == ' ') {
+				start++;
+			}
+			value = text.substring(start);
+		}
+		// Every field line of an event counts against its bound, comments never do.
+		this.eventBytes += text.length() + 1;
+		if (this.eventBytes > this.maxEventBytes) {
+			throw new EventTooLargeException(this.maxEventBytes);
+		}
+		switch (field) {
+			case "data" -> {
+				this.data.append(value).append('\n');
+				this.sawField = true;
+			}
+			case "event" -> {
+				this.eventType = value;
+				this.sawField = true;
+			}
+			case "id" -> {
+				if (value.indexOf('\0') < 0) {
+					this.lastEventId = value;
+				}
+				this.sawField = true;
+			}
+			case "retry" -> {
+				if (!value.isEmpty() && value.chars().allMatch(Character::isDigit) && value.length() < 12) {
+					this.retry = Long.parseLong(value);
+				}
+				this.sawField = true;
+			}
+			default -> {
+				// Unknown fields are ignored by the standard.
+			}
+		}
+	}
+
+	private String readLine() throws IOException {
+		this.lineLen = 0;
+		while (true) {
+			if (this.chunkPos == this.chunkLen) {
+				this.chunkLen = this.in.read(this.chunk);
+				this.chunkPos = 0;
+				if (this.chunkLen <= 0) {
+					this.chunkLen = 0;
+					return null;
+				}
+			}
+			byte b = this.chunk[this.chunkPos++];
+			if (this.lastWasCr) {
+				this.lastWasCr = false;
+				if (b == '\n') {
+					continue;
+				}
+			}
+			if (b == '\n' || b == '\r') {
+				this.lastWasCr = (b == '\r');
+				return new String(this.line, 0, this.lineLen, StandardCharsets.UTF_8);
+			}
+			append(b);
+		}
+	}
+
+	private void append(byte b) {
+		// One line may not exceed the bound either: a line never ends without a line break.
+		if (this.lineLen >= this.maxEventBytes) {
+			throw new EventTooLargeException(this.maxEventBytes);
+		}
+		if (this.lineLen == this.line.length) {
+			this.line = Arrays.copyOf(this.line, this.line.length * 2);
+		}
+		this.line[this.lineLen++] = b;
+	}
+
+	/**
+	 * An event exceeded the parser's bound.
+	 */
+	public static final class EventTooLargeException extends RuntimeException {
+
+		EventTooLargeException(int max) {
+			super("a server-sent event exceeded the limit of " + max + " bytes");
+		}
+
+	}
+
+}
