@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -45,8 +46,17 @@ public final class ListenLoop implements AutoCloseable {
 
 	private volatile Closeable stream;
 
+	/** Set while the stream is closed on purpose, to be opened again at once. */
+	private volatile boolean restarting;
+
 	/** The last state found not to announce list changes, so it is not checked again. */
 	private volatile SessionState declined;
+
+	/** What else makes a stream worth holding open: subscriptions, server logs. */
+	private final Predicate<SessionState> alsoWanted;
+
+	/** Whether the stream open now was opened again after one that broke. */
+	private final Runnable reopenedAfterBreak;
 
 	/**
 	 * Creates the loop of one client.
@@ -54,8 +64,49 @@ public final class ListenLoop implements AutoCloseable {
 	 * @param session the client's session
 	 */
 	public ListenLoop(String upstream, ProtocolSession session) {
+		this(upstream, session, (state) -> false, () -> {
+		});
+	}
+
+	/**
+	 * Creates the loop of one client, which also listens while something else wants the
+	 * server's unsolicited messages.
+	 * @param upstream the upstream name
+	 * @param session the client's session
+	 * @param alsoWanted whether a state's stream is wanted besides list changes (resource
+	 * subscriptions, server logs)
+	 * @param reopenedAfterBreak told when a stream is open again after one broke, so
+	 * subscribers learn they may have missed updates
+	 */
+	public ListenLoop(String upstream, ProtocolSession session, Predicate<SessionState> alsoWanted,
+			Runnable reopenedAfterBreak) {
 		this.upstream = upstream;
 		this.session = session;
+		this.alsoWanted = alsoWanted;
+		this.reopenedAfterBreak = reopenedAfterBreak;
+	}
+
+	/**
+	 * Opens the stream again, with what it should carry now (a modern stream's filter names
+	 * the subscribed resources); starts the loop if it is wanted and not running.
+	 */
+	public void restart() {
+		this.restarting = true;
+		Closeable open = this.stream;
+		if (open != null) {
+			try {
+				open.close();
+			}
+			catch (IOException ex) {
+				// Closing only unblocks the reader; the loop opens it again.
+			}
+		}
+		this.declined = null;
+		start();
+	}
+
+	private boolean wanted(SessionState state) {
+		return announcesListChanges(state.capabilities()) || this.alsoWanted.test(state);
 	}
 
 	/**
@@ -69,7 +120,7 @@ public final class ListenLoop implements AutoCloseable {
 		if (state == null || state == this.declined) {
 			return;
 		}
-		if (!announcesListChanges(state.capabilities())) {
+		if (!wanted(state)) {
 			// Nothing to listen for: no thread, until a new session announces changes.
 			this.declined = state;
 			return;
@@ -86,15 +137,22 @@ public final class ListenLoop implements AutoCloseable {
 	private void run() {
 		Duration backoff = FIRST_BACKOFF;
 		SessionState skipped = null;
+		boolean broke = false;
 		while (!this.closed) {
 			SessionState state = this.session.current();
-			if (state == null || state == skipped || !announcesListChanges(state.capabilities())) {
+			if (state == null || state == skipped || !wanted(state)) {
 				sleep(IDLE_POLL);
 				continue;
 			}
 			ListenOutcome outcome;
+			boolean afterBreak = broke;
 			try {
-				outcome = this.session.listen(state, (opened) -> this.stream = opened);
+				outcome = this.session.listen(state, (opened) -> {
+					this.stream = opened;
+					if (afterBreak) {
+						this.reopenedAfterBreak.run();
+					}
+				});
 			}
 			catch (McpException ex) {
 				logger.debug("[" + this.upstream + "] could not open the notification stream: " + ex.getMessage());
@@ -108,6 +166,12 @@ public final class ListenLoop implements AutoCloseable {
 			if (this.closed) {
 				return;
 			}
+			if (this.restarting) {
+				this.restarting = false;
+				broke = false;
+				continue;
+			}
+			broke = outcome == ListenOutcome.BROKEN;
 			switch (outcome) {
 				case NOT_OFFERED, SESSION_GONE -> {
 					// Nothing to listen to on this state; a new session or era may offer it.
