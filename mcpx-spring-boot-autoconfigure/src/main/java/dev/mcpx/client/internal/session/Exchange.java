@@ -2,8 +2,6 @@ package dev.mcpx.client.internal.session;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
@@ -327,21 +325,10 @@ public final class Exchange {
 		if (guard.expired()) {
 			return timedOut(method, id, timeout, envelope, options);
 		}
-		if (guard.cancelled() || Thread.currentThread().isInterrupted() || interrupted(ex)) {
+		if (guard.cancelled() || Thread.currentThread().isInterrupted()) {
 			return cancelled(method, id, ex, envelope, options);
 		}
 		return this.failures.translate(method, ex, options.resumable());
-	}
-
-	/** A wait the transport gave up because the thread was interrupted (not a socket timeout). */
-	private static boolean interrupted(Throwable failure) {
-		for (Throwable t = failure; t != null; t = t.getCause()) {
-			if (t instanceof InterruptedException
-					|| (t instanceof InterruptedIOException && !(t instanceof SocketTimeoutException))) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	/**

@@ -35,6 +35,12 @@ public final class Watchdog implements AutoCloseable {
 
 	private final Set<Guard> armed = ConcurrentHashMap.newKeySet();
 
+	/**
+	 * Threads this watchdog interrupted whose guard is not closed yet: their interrupt is a
+	 * deadline, not the application cancelling.
+	 */
+	private final ConcurrentHashMap<Thread, Integer> interruptedHere = new ConcurrentHashMap<>();
+
 	/** Whether a timer thread is alive (or about to be): at most one is. */
 	private final AtomicBoolean sweeping = new AtomicBoolean();
 
@@ -116,7 +122,7 @@ public final class Watchdog implements AutoCloseable {
 					this.armed.remove(guard);
 					guard.fire();
 				}
-				else if (guard.owner.isInterrupted()) {
+				else if (guard.owner.isInterrupted() && !this.interruptedHere.containsKey(guard.owner)) {
 					// The application interrupted the waiting thread: a blocked body read
 					// ignores interrupts, so close what it reads (its caller cancels).
 					this.armed.remove(guard);
@@ -244,6 +250,7 @@ public final class Watchdog implements AutoCloseable {
 				}
 				this.fired = true;
 				toClose = this.resource;
+				this.watchdog.interruptedHere.merge(this.owner, 1, Integer::sum);
 				// Interrupt under the lock: once close() holds it, no interrupt can follow.
 				this.owner.interrupt();
 			}
@@ -280,6 +287,7 @@ public final class Watchdog implements AutoCloseable {
 			}
 			if (wasFired) {
 				Thread.interrupted();
+				this.watchdog.interruptedHere.computeIfPresent(this.owner, (thread, count) -> (count > 1) ? count - 1 : null);
 			}
 		}
 
