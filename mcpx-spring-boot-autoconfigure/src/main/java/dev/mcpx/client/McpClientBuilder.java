@@ -467,7 +467,8 @@ public final class McpClientBuilder {
 		RecoveringExecutor executor = new RecoveringExecutor(this.name, session, this.recoveryPolicy, replayGate(),
 				catalogue, events, credentialsRefresh());
 		ListenLoop listenLoop = this.listenForChanges ? new ListenLoop(this.name, session,
-				(state) -> listenWanted(state, subscriptions, serverLog), subscriptions::mayHaveMissedUpdates) : null;
+				(state) -> listenWanted(state, subscriptions, serverLog, answers != null),
+				subscriptions::mayHaveMissedUpdates, answers != null) : null;
 		return new DefaultMcpClient(this.name, jsonRpc, session, executor, catalogue, this.requestTimeout, stats,
 				this.observationRegistry, listenLoop, this.keepaliveInterval,
 				List.of(watchdog, background, serverRequests, transport), progress, subscriptions,
@@ -524,9 +525,17 @@ public final class McpClientBuilder {
 	 * Whether a stream of unsolicited messages is worth holding open besides list changes:
 	 * legacy resource updates come on the GET stream (2025-11-25 server/resources
 	 * §Subscriptions, when the server declared {@code subscribe}), modern ones on
-	 * {@code subscriptions/listen}; a server asked for a log level sends its messages there too.
+	 * {@code subscriptions/listen}; a server asked for a log level sends its messages there too,
+	 * and a server may send its requests there when the client declared it answers them.
 	 */
-	private static boolean listenWanted(SessionState state, Subscriptions subscriptions, ServerLog serverLog) {
+	private static boolean listenWanted(SessionState state, Subscriptions subscriptions, ServerLog serverLog,
+			boolean answersServerRequests) {
+		if (answersServerRequests && state.era() == ProtocolEra.LEGACY) {
+			// 2025-11-25 basic/transports §Listening for Messages from the Server: requests
+			// unrelated to a client request (an elicitation a tool makes without relating it)
+			// arrive only on the GET stream.
+			return true;
+		}
 		if (subscriptions.active() && (state.era() == ProtocolEra.MODERN || (state.capabilities() != null
 				&& state.capabilities().path("resources").path("subscribe").asBoolean(false)))) {
 			return true;

@@ -3,6 +3,8 @@ package dev.mcpx.client.internal.session;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
@@ -31,6 +33,14 @@ public final class ListenLoop implements AutoCloseable {
 	/** A server that keeps dropping the stream is asked again at most this often. */
 	private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
 
+	/**
+	 * How long the first start waits for the stream to open when the server may send
+	 * requests on it: a server sends a request unrelated to a client request only there, and
+	 * drops it when no stream is open (2025-11-25 basic/transports §Listening for Messages
+	 * from the Server).
+	 */
+	static final Duration FIRST_OPEN_WAIT = Duration.ofSeconds(2);
+
 	/** How often a loop without a usable session looks again. */
 	private static final Duration IDLE_POLL = Duration.ofSeconds(1);
 
@@ -58,6 +68,12 @@ public final class ListenLoop implements AutoCloseable {
 	/** Whether the stream open now was opened again after one that broke. */
 	private final Runnable reopenedAfterBreak;
 
+	/** Whether the first start waits for the stream to open (the client answers server requests). */
+	private final boolean awaitFirstOpen;
+
+	/** Counted down once the first stream opened, or its attempt ended. */
+	private final CountDownLatch firstOpen = new CountDownLatch(1);
+
 	/**
 	 * Creates the loop of one client.
 	 * @param upstream the upstream name
@@ -65,7 +81,7 @@ public final class ListenLoop implements AutoCloseable {
 	 */
 	public ListenLoop(String upstream, ProtocolSession session) {
 		this(upstream, session, (state) -> false, () -> {
-		});
+		}, false);
 	}
 
 	/**
@@ -77,9 +93,12 @@ public final class ListenLoop implements AutoCloseable {
 	 * subscriptions, server logs)
 	 * @param reopenedAfterBreak told when a stream is open again after one broke, so
 	 * subscribers learn they may have missed updates
+	 * @param awaitFirstOpen whether the first start waits, bounded, for the stream to open,
+	 * because the server may send requests on it
 	 */
 	public ListenLoop(String upstream, ProtocolSession session, Predicate<SessionState> alsoWanted,
-			Runnable reopenedAfterBreak) {
+			Runnable reopenedAfterBreak, boolean awaitFirstOpen) {
+		this.awaitFirstOpen = awaitFirstOpen;
 		this.upstream = upstream;
 		this.session = session;
 		this.alsoWanted = alsoWanted;
@@ -132,6 +151,14 @@ public final class ListenLoop implements AutoCloseable {
 		loop.setDaemon(true);
 		this.thread = loop;
 		loop.start();
+		if (this.awaitFirstOpen) {
+			try {
+				this.firstOpen.await(FIRST_OPEN_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
 	}
 
 	private void run() {
@@ -149,6 +176,7 @@ public final class ListenLoop implements AutoCloseable {
 			try {
 				outcome = this.session.listen(state, (opened) -> {
 					this.stream = opened;
+					this.firstOpen.countDown();
 					if (afterBreak) {
 						this.reopenedAfterBreak.run();
 					}
@@ -163,6 +191,7 @@ public final class ListenLoop implements AutoCloseable {
 				logger.warn("[" + this.upstream + "] the notification stream failed: " + ex);
 				outcome = ListenOutcome.BROKEN;
 			}
+			this.firstOpen.countDown();
 			if (this.closed) {
 				return;
 			}
