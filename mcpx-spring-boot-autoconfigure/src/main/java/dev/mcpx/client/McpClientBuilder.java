@@ -353,8 +353,11 @@ public final class McpClientBuilder {
 	}
 
 	/**
-	 * Answers the input a modern server asks for in the middle of a request. Without one,
-	 * such a request fails with {@link McpInputRequiredException}.
+	 * Answers the input a server asks for: legacy server requests ({@code elicitation/create},
+	 * {@code sampling/createMessage}, {@code roots/list}, declared in {@code initialize} from
+	 * its supported methods) and modern input rounds. Without one, a legacy server's request
+	 * is answered method-not-found and a modern request that needs input fails with
+	 * {@link McpInputRequiredException}.
 	 * @param inputHandler the handler
 	 * @return this builder
 	 */
