@@ -88,6 +88,15 @@ public final class McpClientConfigurer {
 		apply(settings.pick("listen-for-changes", UpstreamSettings::getListenForChanges), builder::listenForChanges);
 		apply(positive(settings.pick("keepalive-interval", UpstreamSettings::getKeepaliveInterval)),
 				builder::keepaliveInterval);
+		Setting<String> serverLogLevel = settings.pick("server-log-level", UpstreamSettings::getServerLogLevel);
+		if (serverLogLevel != null) {
+			try {
+				builder.serverLogLevel(serverLogLevel.value());
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidMcpxPropertyException(serverLogLevel.property(), ex.getMessage());
+			}
+		}
 		builder.recoveryPolicy(recoveryPolicy(settings.prefix() + "recovery.", client.getRecovery(),
 				defaults.getRecovery()));
 		this.customizers.forEach((customizer) -> customizer.customize(name, builder));

@@ -37,7 +37,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Clients connect on first use, so the application starts while an upstream is down.
  * Their recovery events are published as application events; a {@link ReplayGate} bean
  * replaces the default replay decision, a {@link McpCredentialsProvider} bean supplies
- * refreshable credentials, a {@link McpInputHandler} bean answers the input modern servers
+ * refreshable credentials, a {@link McpInputHandler} bean answers the input servers
  * ask for, and {@link McpClientCustomizer} beans adjust each builder.
  */
 @AutoConfiguration(after = RestClientAutoConfiguration.class,

@@ -119,6 +119,12 @@ public class McpxProperties {
 		private @Nullable Boolean listenForChanges;
 
 		/**
+		 * Lowest level of log messages to ask the server for (logging/setLevel after every
+		 * handshake): debug, info, notice, warning, error, critical, alert or emergency.
+		 */
+		private @Nullable String serverLogLevel;
+
+		/**
 		 * How the client recovers; unset values fall back to mcpx.defaults.recovery.
 		 */
 		@NestedConfigurationProperty
@@ -205,6 +211,14 @@ public class McpxProperties {
 
 		public void setListenForChanges(@Nullable Boolean listenForChanges) {
 			this.listenForChanges = listenForChanges;
+		}
+
+		public @Nullable String getServerLogLevel() {
+			return this.serverLogLevel;
+		}
+
+		public void setServerLogLevel(@Nullable String serverLogLevel) {
+			this.serverLogLevel = serverLogLevel;
 		}
 
 		public Recovery getRecovery() {

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.micrometer.observation.Observation;
@@ -28,14 +29,19 @@ import dev.mcpx.client.internal.recovery.Pagination;
 import dev.mcpx.client.internal.recovery.RequestExecutor;
 import dev.mcpx.client.internal.session.ListenLoop;
 import dev.mcpx.client.internal.session.McpRequest;
+import dev.mcpx.client.internal.session.ProgressRoutes;
 import dev.mcpx.client.internal.session.ProtocolSession;
 import dev.mcpx.client.internal.session.SessionState;
+import dev.mcpx.client.internal.session.Subscriptions;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.CatalogueKind;
+import dev.mcpx.client.model.Completion;
+import dev.mcpx.client.model.CompletionReference;
+import dev.mcpx.client.model.McpResourceUpdate;
+import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.GetPromptResult;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.model.Prompt;
-import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.ReadResourceResult;
 import dev.mcpx.client.model.Resource;
 import dev.mcpx.client.model.ResourceTemplate;
@@ -53,7 +59,7 @@ final class DefaultMcpClient implements McpClient {
 	private static final Log logger = LogFactory.getLog(DefaultMcpClient.class);
 
 	/** Method prefixes that name the server capability they need. */
-	private static final Set<String> SERVER_CAPABILITIES = Set.of("tools", "prompts", "resources");
+	private static final Set<String> SERVER_CAPABILITIES = Set.of("tools", "prompts", "resources", "completions");
 
 	private final String name;
 
@@ -85,9 +91,20 @@ final class DefaultMcpClient implements McpClient {
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
+	private final ProgressRoutes progress;
+
+	private final Subscriptions subscriptions;
+
+	/** Whether the client declared roots, so that it may announce their change. */
+	private final boolean declaresRoots;
+
 	DefaultMcpClient(String name, JsonRpc jsonRpc, ProtocolSession session, RequestExecutor executor,
 			Catalogue catalogue, Duration requestTimeout, ClientStats stats, ObservationRegistry observations,
-			@Nullable ListenLoop listenLoop, @Nullable Duration keepaliveInterval, List<AutoCloseable> resources) {
+			@Nullable ListenLoop listenLoop, @Nullable Duration keepaliveInterval, List<AutoCloseable> resources,
+			ProgressRoutes progress, Subscriptions subscriptions, boolean declaresRoots) {
+		this.progress = progress;
+		this.subscriptions = subscriptions;
+		this.declaresRoots = declaresRoots;
 		this.name = name;
 		this.jsonRpc = jsonRpc;
 		this.session = session;
@@ -166,6 +183,29 @@ final class DefaultMcpClient implements McpClient {
 						: Map.of()));
 	}
 
+	@Override
+	public CallToolResult callTool(String toolName, Map<String, ?> arguments, McpCallOptions options) {
+		requireText(toolName, "tool name");
+		McpCallOptions given = (options != null) ? options : McpCallOptions.defaults();
+		Duration timeout = (given.timeout() != null) ? given.timeout() : this.requestTimeout;
+		ObjectNode params = this.jsonRpc.object();
+		params.put("name", toolName);
+		JsonNode args = this.jsonRpc.mapper().valueToTree((arguments != null) ? arguments : Map.of());
+		params.set("arguments", args);
+		learnBeforeFirstCall(toolName);
+		try (ProgressRoutes.Route route = this.progress.open(given.onProgress(), timeout,
+				given.resetTimeoutOnProgress(), given.maxTotalTimeout(timeout))) {
+			// 2025-11-25 basic/utilities/progress: the token goes in _meta; a re-issue carries the same one.
+			ObjectNode meta = params.putObject("_meta");
+			given.meta().forEach((key, value) -> meta.set(key, this.jsonRpc.mapper().valueToTree(value)));
+			meta.put("progressToken", route.token());
+			return ResultMapper.callToolResult(send(McpMethods.TOOLS_CALL, params, toolName,
+					(state) -> this.session.traits(state).mirrorsToolArguments() ? headerParameters(toolName, args)
+							: Map.of(),
+					timeout));
+		}
+	}
+
 	/**
 	 * Lists tools (from the catalogue when fresh) before a tool's first call, so that its
 	 * annotations are known before they are needed: a recovery that must decide whether to
@@ -234,6 +274,123 @@ final class DefaultMcpClient implements McpClient {
 		ObjectNode params = this.jsonRpc.object();
 		params.put("uri", uri);
 		return ResultMapper.readResourceResult(send(McpMethods.RESOURCES_READ, params, null));
+	}
+
+	@Override
+	public McpSubscription subscribe(String uri, Consumer<McpResourceUpdate> onUpdate) {
+		requireText(uri, "resource URI");
+		Consumer<McpResourceUpdate> subscriber = java.util.Objects.requireNonNull(onUpdate, "onUpdate");
+		boolean first = this.subscriptions.add(uri, subscriber);
+		try {
+			SessionState state = this.executor.connect();
+			if (state.era() == ProtocolEra.LEGACY) {
+				if (first) {
+					send(McpMethods.RESOURCES_SUBSCRIBE, this.subscriptions.params(uri), null);
+				}
+			}
+			else if (first && this.listenLoop != null) {
+				// 2026-07-28 basic/patterns/subscriptions: the stream's filter names the resource.
+				this.listenLoop.restart();
+			}
+			if (this.listenLoop != null) {
+				this.listenLoop.start();
+			}
+		}
+		catch (RuntimeException ex) {
+			this.subscriptions.remove(uri, subscriber);
+			throw ex;
+		}
+		return new Subscription(uri, subscriber);
+	}
+
+	/** One application subscription; closing it twice unsubscribes once. */
+	private final class Subscription implements McpSubscription {
+
+		private final String uri;
+
+		private final Consumer<McpResourceUpdate> subscriber;
+
+		private final AtomicBoolean closed = new AtomicBoolean();
+
+		Subscription(String uri, Consumer<McpResourceUpdate> subscriber) {
+			this.uri = uri;
+			this.subscriber = subscriber;
+		}
+
+		@Override
+		public String uri() {
+			return this.uri;
+		}
+
+		@Override
+		public void close() {
+			if (!this.closed.compareAndSet(false, true) || !subscriptions.remove(this.uri, this.subscriber)) {
+				return;
+			}
+			SessionState state = session.current();
+			if (state == null || DefaultMcpClient.this.closed.get()) {
+				return;
+			}
+			if (state.era() == ProtocolEra.LEGACY) {
+				try {
+					send(McpMethods.RESOURCES_UNSUBSCRIBE, subscriptions.params(this.uri), null);
+				}
+				catch (McpException ex) {
+					logger.debug("[" + name + "] could not unsubscribe from " + this.uri + ": " + ex.getMessage());
+				}
+			}
+			else if (listenLoop != null) {
+				listenLoop.restart();
+			}
+		}
+
+		@Override
+		public String toString() {
+			return "McpSubscription[" + name + ", " + this.uri + "]";
+		}
+
+	}
+
+	@Override
+	public Completion complete(CompletionReference reference, String argument, String value,
+			Map<String, String> context) {
+		java.util.Objects.requireNonNull(reference, "reference");
+		requireText(argument, "argument name");
+		ObjectNode params = this.jsonRpc.object();
+		ObjectNode ref = params.putObject("ref");
+		ref.put("type", reference.type());
+		ref.put(reference.type().equals("ref/prompt") ? "name" : "uri", reference.value());
+		ObjectNode arg = params.putObject("argument");
+		arg.put("name", argument);
+		arg.put("value", (value != null) ? value : "");
+		if (context != null && !context.isEmpty()) {
+			ObjectNode arguments = params.putObject("context").putObject("arguments");
+			context.forEach(arguments::put);
+		}
+		JsonNode completion = send(McpMethods.COMPLETION_COMPLETE, params, null).path("completion");
+		List<String> values = new ArrayList<>();
+		for (JsonNode item : completion.path("values")) {
+			if (item.isString()) {
+				values.add(item.asString());
+			}
+		}
+		JsonNode total = completion.get("total");
+		return new Completion(values, (total != null && total.isIntegralNumber()) ? total.asInt() : null,
+				completion.path("hasMore").asBoolean(false));
+	}
+
+	@Override
+	public void rootsChanged() {
+		SessionState state = this.session.current();
+		if (!this.declaresRoots || state == null || this.closed.get()) {
+			return;
+		}
+		try {
+			this.session.notify(state, McpMethods.ROOTS_LIST_CHANGED, null, this.requestTimeout);
+		}
+		catch (McpException ex) {
+			logger.debug("[" + this.name + "] could not announce changed roots: " + ex.getMessage());
+		}
 	}
 
 	@Override
@@ -313,6 +470,11 @@ final class DefaultMcpClient implements McpClient {
 	 */
 	private JsonNode send(String method, @Nullable JsonNode params, @Nullable String toolName,
 			Function<SessionState, Map<String, String>> headers) {
+		return send(method, params, toolName, headers, this.requestTimeout);
+	}
+
+	private JsonNode send(String method, @Nullable JsonNode params, @Nullable String toolName,
+			Function<SessionState, Map<String, String>> headers, Duration timeout) {
 		if (this.closed.get()) {
 			throw new McpException(this.name, "the client is closed", null);
 		}
@@ -322,7 +484,7 @@ final class DefaultMcpClient implements McpClient {
 			String wireMethod = this.session.traits(state).wireMethod(method);
 			requireCapability(wireMethod, state);
 			JsonNode result = this.executor.execute(
-					new McpRequest(wireMethod, params, toolName, this.requestTimeout, headers.apply(state)));
+					new McpRequest(wireMethod, params, toolName, timeout, headers.apply(state)));
 			this.stats.succeeded();
 			if (this.listenLoop != null) {
 				this.listenLoop.start();
@@ -347,7 +509,9 @@ final class DefaultMcpClient implements McpClient {
 	 */
 	private void requireCapability(String method, SessionState state) {
 		int slash = method.indexOf('/');
-		String capability = (slash > 0) ? method.substring(0, slash) : null;
+		// 2025-11-25 server/utilities/completion §Capabilities: completion/complete needs "completions".
+		String capability = McpMethods.COMPLETION_COMPLETE.equals(method) ? "completions"
+				: (slash > 0) ? method.substring(0, slash) : null;
 		if (capability == null || !SERVER_CAPABILITIES.contains(capability)) {
 			return;
 		}

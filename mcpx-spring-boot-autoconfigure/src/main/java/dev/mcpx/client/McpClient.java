@@ -4,9 +4,13 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.model.CallToolResult;
+import dev.mcpx.client.model.Completion;
+import dev.mcpx.client.model.CompletionReference;
+import dev.mcpx.client.model.McpResourceUpdate;
 import dev.mcpx.client.model.GetPromptResult;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.model.Prompt;
@@ -72,6 +76,18 @@ public interface McpClient extends AutoCloseable {
 	CallToolResult callTool(String name, Map<String, ?> arguments);
 
 	/**
+	 * Calls a tool with per-call options: a progress consumer, a timeout that progress
+	 * starts afresh, a hard cap, request metadata. Interrupting the calling thread cancels
+	 * the call: the server is told, and the call fails with
+	 * {@link dev.mcpx.client.error.McpCancelledException}.
+	 * @param name the tool name
+	 * @param arguments the tool arguments, serialized as JSON; may be empty
+	 * @param options the options of this call
+	 * @return the result, which may report a tool-level error through {@code isError()}
+	 */
+	CallToolResult callTool(String name, Map<String, ?> arguments, McpCallOptions options);
+
+	/**
 	 * Lists every prompt the server offers, following every {@code nextCursor}; served from
 	 * the {@link #catalogue()} while fresh.
 	 * @return the prompts
@@ -106,6 +122,36 @@ public interface McpClient extends AutoCloseable {
 	 * @return the resource contents
 	 */
 	ReadResourceResult readResource(String uri);
+
+	/**
+	 * Subscribes to the updates of a resource (2025-11-25 server/resources §Subscriptions;
+	 * 2026-07-28 basic/patterns/subscriptions). The subscription outlives recoveries: after
+	 * one, the client subscribes again in the new session and delivers one update with
+	 * {@link McpResourceUpdate#mayHaveMissedUpdates()} set, so the application reads the
+	 * resource again.
+	 * @param uri the resource URI
+	 * @param onUpdate receives the updates, on the thread that read them; must not block
+	 * @return the subscription; close it to unsubscribe
+	 */
+	McpSubscription subscribe(String uri, Consumer<McpResourceUpdate> onUpdate);
+
+	/**
+	 * Asks the server to complete an argument of a prompt or a resource template
+	 * (2025-11-25 server/utilities/completion).
+	 * @param reference the prompt or resource template
+	 * @param argument the argument's name
+	 * @param value what has been typed so far
+	 * @param context the values of arguments already resolved; may be empty
+	 * @return the suggestions
+	 */
+	Completion complete(CompletionReference reference, String argument, String value, Map<String, String> context);
+
+	/**
+	 * Tells the server that the roots the client's input handler lists have changed
+	 * ({@code notifications/roots/list_changed}, 2025-11-25 client/roots §Root List Changes),
+	 * when the session is open and the client declared roots; otherwise nothing is sent.
+	 */
+	void rootsChanged();
 
 	/**
 	 * Sends a {@code ping} and waits for the answer.

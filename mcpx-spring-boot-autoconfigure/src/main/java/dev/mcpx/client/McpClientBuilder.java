@@ -37,10 +37,17 @@ import dev.mcpx.client.internal.session.InputAnswers;
 import dev.mcpx.client.internal.session.LegacySession;
 import dev.mcpx.client.internal.session.ListenLoop;
 import dev.mcpx.client.internal.session.ModernSession;
+import dev.mcpx.client.internal.session.ProgressRoutes;
 import dev.mcpx.client.internal.session.ProtocolSession;
+import dev.mcpx.client.internal.session.ServerLog;
 import dev.mcpx.client.internal.session.ServerMessageListener;
 import dev.mcpx.client.internal.session.ServerRequests;
 import dev.mcpx.client.internal.session.SessionSettings;
+import dev.mcpx.client.internal.session.SessionSetup;
+import dev.mcpx.client.internal.session.SessionState;
+import dev.mcpx.client.internal.session.Subscriptions;
+import dev.mcpx.client.internal.protocol.McpMethods;
+import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.internal.transport.McpTransport;
 import dev.mcpx.client.internal.transport.stdio.LaunchSpec;
 import dev.mcpx.client.internal.transport.stdio.StdioTransport;
@@ -140,6 +147,10 @@ public final class McpClientBuilder {
 	private Duration catalogueTtl = DEFAULT_CATALOGUE_TTL;
 
 	private boolean listenForChanges = true;
+
+	private @Nullable String serverLogLevel;
+
+	private @Nullable Duration inputHandlerTimeout;
 
 	McpClientBuilder(String name, URI url) {
 		if (name == null || name.isBlank()) {
@@ -342,8 +353,11 @@ public final class McpClientBuilder {
 	}
 
 	/**
-	 * Answers the input a modern server asks for in the middle of a request. Without one,
-	 * such a request fails with {@link McpInputRequiredException}.
+	 * Answers the input a server asks for: legacy server requests ({@code elicitation/create},
+	 * {@code sampling/createMessage}, {@code roots/list}, declared in {@code initialize} from
+	 * its supported methods) and modern input rounds. Without one, a legacy server's request
+	 * is answered method-not-found and a modern request that needs input fails with
+	 * {@link McpInputRequiredException}.
 	 * @param inputHandler the handler
 	 * @return this builder
 	 */
@@ -389,6 +403,32 @@ public final class McpClientBuilder {
 	}
 
 	/**
+	 * Asks the server for log messages from this level up ({@code logging/setLevel}, sent
+	 * after every handshake, so a recovered session keeps it). Whatever the level, the
+	 * server's {@code notifications/message} are written to the logger
+	 * {@code dev.mcpx.upstream.<name>}.
+	 * @param level {@code debug}, {@code info}, {@code notice}, {@code warning},
+	 * {@code error}, {@code critical}, {@code alert} or {@code emergency}; absent to ask
+	 * nothing (the default)
+	 * @return this builder
+	 */
+	public McpClientBuilder serverLogLevel(@Nullable String level) {
+		this.serverLogLevel = (level != null) ? ServerLog.validLevel(level) : null;
+		return this;
+	}
+
+	/**
+	 * Sets how long the input handler may take to answer a server's request (an
+	 * elicitation, a sampling, a roots listing) before the server is answered with an error.
+	 * @param timeout a positive duration; default the request timeout
+	 * @return this builder
+	 */
+	public McpClientBuilder inputHandlerTimeout(Duration timeout) {
+		this.inputHandlerTimeout = positive(timeout, "input handler timeout");
+		return this;
+	}
+
+	/**
 	 * Sets the clock of the client's status timestamps.
 	 * @param clock the clock; default UTC system time
 	 * @return this builder
@@ -416,14 +456,26 @@ public final class McpClientBuilder {
 		BackgroundTasks background = new BackgroundTasks(this.name);
 		Redaction redaction = new Redaction();
 		McpTransport transport = transport(jsonRpc, watchdog, redaction, stats);
+		InputAnswers answers = inputAnswers();
+		ServerRequests serverRequests = new ServerRequests(this.name, jsonRpc, answers,
+				(this.inputHandlerTimeout != null) ? this.inputHandlerTimeout : this.requestTimeout, redaction,
+				background);
+		ProgressRoutes progress = new ProgressRoutes(this.name);
+		Subscriptions subscriptions = new Subscriptions(this.name, jsonRpc, background);
+		ServerLog serverLog = new ServerLog(this.name, redaction, this.serverLogLevel);
 		Exchange exchange = new Exchange(this.name, transport, jsonRpc, watchdog, background,
-				notifications(catalogue), new ServerRequests(this.name, jsonRpc), redaction);
-		ProtocolSession session = session(exchange, events);
+				notifications(catalogue, serverLog, subscriptions), serverRequests, redaction, progress);
+		ProtocolSession session = session(exchange, events, answers, SessionSetup.of(List.of(serverLog, subscriptions)),
+				subscriptions);
 		RecoveringExecutor executor = new RecoveringExecutor(this.name, session, this.recoveryPolicy, replayGate(),
 				catalogue, events, credentialsRefresh());
-		ListenLoop listenLoop = this.listenForChanges ? new ListenLoop(this.name, session) : null;
+		ListenLoop listenLoop = this.listenForChanges ? new ListenLoop(this.name, session,
+				(state) -> listenWanted(state, subscriptions, serverLog, answers != null),
+				subscriptions::mayHaveMissedUpdates, answers != null) : null;
 		return new DefaultMcpClient(this.name, jsonRpc, session, executor, catalogue, this.requestTimeout, stats,
-				this.observationRegistry, listenLoop, this.keepaliveInterval, List.of(watchdog, background, transport));
+				this.observationRegistry, listenLoop, this.keepaliveInterval,
+				List.of(watchdog, background, serverRequests, transport), progress, subscriptions,
+				serverRequests.declaresRoots());
 	}
 
 	/**
@@ -453,12 +505,66 @@ public final class McpClientBuilder {
 		return listeners;
 	}
 
-	/** Notifications drop the listings they name, then reach the application. */
-	private ServerMessageListener notifications(Catalogue catalogue) {
+	/**
+	 * Notifications drop the listings they name, server log messages are written, resource
+	 * updates reach their subscribers, then everything reaches the application.
+	 */
+	private ServerMessageListener notifications(Catalogue catalogue, ServerLog serverLog,
+			Subscriptions subscriptions) {
 		McpNotificationListener application = this.notificationListener;
 		return (upstream, method, params) -> {
 			catalogue.listChanged(method);
+			if (McpMethods.MESSAGE.equals(method)) {
+				serverLog.write(params);
+			}
+			else if (McpMethods.RESOURCES_UPDATED.equals(method)) {
+				subscriptions.updated(params);
+			}
 			application.onNotification(upstream, method, params);
+		};
+	}
+
+	/**
+	 * Whether a stream of unsolicited messages is worth holding open besides list changes:
+	 * legacy resource updates come on the GET stream (2025-11-25 server/resources
+	 * §Subscriptions, when the server declared {@code subscribe}), modern ones on
+	 * {@code subscriptions/listen}; a server asked for a log level sends its messages there too,
+	 * and a server may send its requests there when the client declared it answers them.
+	 */
+	private static boolean listenWanted(SessionState state, Subscriptions subscriptions, ServerLog serverLog,
+			boolean answersServerRequests) {
+		if (answersServerRequests && state.era() == ProtocolEra.LEGACY) {
+			// 2025-11-25 basic/transports §Listening for Messages from the Server: requests
+			// unrelated to a client request (an elicitation a tool makes without relating it)
+			// arrive only on the GET stream.
+			return true;
+		}
+		if (subscriptions.active() && (state.era() == ProtocolEra.MODERN || (state.capabilities() != null
+				&& state.capabilities().path("resources").path("subscribe").asBoolean(false)))) {
+			return true;
+		}
+		return serverLog.setsLevel() && state.capabilities() != null && state.capabilities().has("logging");
+	}
+
+	/** The application's input handler seen from inside the client, absent when there is none. */
+	private @Nullable InputAnswers inputAnswers() {
+		McpInputHandler handler = this.inputHandler;
+		if (handler == null) {
+			return null;
+		}
+		String upstream = this.name;
+		return new InputAnswers() {
+
+			@Override
+			public Set<String> methods() {
+				return handler.supportedMethods();
+			}
+
+			@Override
+			public JsonNode answer(String key, String method, @Nullable JsonNode params, String originalMethod) {
+				return handler.answer(new McpInputHandler.InputRequest(upstream, key, method, params, originalMethod));
+			}
+
 		};
 	}
 
@@ -490,26 +596,13 @@ public final class McpClientBuilder {
 		};
 	}
 
-	private ProtocolSession session(Exchange exchange, McpEvents events) {
+	private ProtocolSession session(Exchange exchange, McpEvents events, @Nullable InputAnswers answers,
+			SessionSetup setup, Subscriptions subscriptions) {
 		SessionSettings settings = new SessionSettings(this.name, this.clientInfo, this.requestTimeout,
 				this.handshakeTimeout, this.maxMessageBytes);
-		LegacySession legacy = new LegacySession(settings, exchange);
-		McpInputHandler handler = this.inputHandler;
-		InputAnswers answers = (handler == null) ? null : new InputAnswers() {
-
-			@Override
-			public Set<String> methods() {
-				return handler.supportedMethods();
-			}
-
-			@Override
-			public JsonNode answer(String key, String method, @Nullable JsonNode params, String originalMethod) {
-				return handler.answer(new McpInputHandler.InputRequest(McpClientBuilder.this.name, key, method, params,
-						originalMethod));
-			}
-
-		};
-		ModernSession modern = new ModernSession(settings, exchange, answers, this.protocol == ProtocolMode.MODERN);
+		LegacySession legacy = new LegacySession(settings, exchange, setup);
+		ModernSession modern = new ModernSession(settings, exchange, answers, this.protocol == ProtocolMode.MODERN,
+				subscriptions);
 		return switch (this.protocol) {
 			case LEGACY -> legacy;
 			case MODERN -> modern;

@@ -111,6 +111,23 @@ class McpxAutoConfigurationTests {
 	}
 
 	@Test
+	void anUnknownServerLogLevelFailsStartupNamingTheProperty() {
+		this.contextRunner
+			.withPropertyValues("mcpx.clients.weather.url=http://127.0.0.1:1/mcp",
+					"mcpx.clients.weather.server-log-level=verbose")
+			.run((context) -> assertThat(analysis(context.getStartupFailure()).getDescription())
+				.contains("mcpx.clients.weather.server-log-level")
+				.contains("Unknown server log level 'verbose'"));
+	}
+
+	@Test
+	void aServerLogLevelFromTheDefaultsIsAccepted() {
+		this.contextRunner
+			.withPropertyValues("mcpx.clients.weather.url=http://127.0.0.1:1/mcp", "mcpx.defaults.server-log-level=WARNING")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void aUrlWithAnotherSchemeFailsStartupNamingTheProperty() {
 		assertInvalid("mcpx.clients.weather.url=ftp://weather.example/mcp", "mcpx.clients.weather.url",
 				"http or https");

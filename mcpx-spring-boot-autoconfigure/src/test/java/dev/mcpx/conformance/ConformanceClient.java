@@ -80,6 +80,7 @@ public final class ConformanceClient {
 		// legacy era
 		scenarios.put("initialize", ConformanceClient::initialize);
 		scenarios.put("sse-retry", ConformanceClient::sseRetry);
+		scenarios.put("elicitation-sep1034-client-defaults", ConformanceClient::elicitationDefaults);
 		// modern era
 		scenarios.put("request-metadata", ConformanceClient::requestMetadata);
 		scenarios.put("sep-2322-client-request-state", ConformanceClient::requestState);
@@ -275,6 +276,27 @@ public final class ConformanceClient {
 		check(!result.isError(), "test_reconnection reported an error: " + result.text());
 		check(result.text().contains("Reconnection test completed successfully"),
 				"unexpected test_reconnection result '" + result.text() + "'");
+	}
+
+	/**
+	 * {@code elicitation-sep1034-client-defaults}: {@code test_client_elicitation_defaults}
+	 * sends {@code elicitation/create} on the call's response stream, with a schema whose five
+	 * properties (string, integer, number, enum, boolean) all carry a {@code default}; the
+	 * input handler accepts without filling any field, and the client applies the defaults of
+	 * the omitted ones (2025-11-25 client/elicitation §Requested Schema; SEP-1034). The
+	 * client declares elicitation in {@code initialize} because its handler answers it.
+	 */
+	private static void elicitationDefaults(Run run) {
+		McpClient client = run.client();
+		listTools(client);
+		run.inputs().acceptWithoutContent();
+		int answered = run.inputs().answered();
+		CallToolResult result = client.callTool("test_client_elicitation_defaults", Map.of());
+		System.out.println("result (isError " + result.isError() + "): " + result.text());
+		check(!result.isError(), "test_client_elicitation_defaults reported an error: " + result.text());
+		check(run.inputs().answered() == answered + 1, "the server's elicitation never reached the input handler");
+		check(result.text().contains("Elicitation completed"),
+				"unexpected test_client_elicitation_defaults result '" + result.text() + "'");
 	}
 
 	// --- modern era (2026-07-28) -----------------------------------------------------
@@ -527,6 +549,8 @@ public final class ConformanceClient {
 
 		private final AtomicInteger answered = new AtomicInteger();
 
+		private volatile boolean withoutContent;
+
 		@Override
 		public Set<String> supportedMethods() {
 			return Set.of("elicitation/create");
@@ -543,6 +567,12 @@ public final class ConformanceClient {
 			ObjectNode answer = JSON.createObjectNode();
 			answer.put("action", "accept");
 			ObjectNode content = answer.putObject("content");
+			if (this.withoutContent) {
+				// the user accepted the form as proposed: the client fills in the defaults
+				this.answered.incrementAndGet();
+				System.out.println("answering '" + request.key() + "': " + answer);
+				return answer;
+			}
 			JsonNode properties = (request.params() != null)
 					? request.params().path("requestedSchema").path("properties") : JSON.missingNode();
 			for (Map.Entry<String, JsonNode> property : properties.properties()) {
@@ -551,6 +581,10 @@ public final class ConformanceClient {
 			this.answered.incrementAndGet();
 			System.out.println("answering '" + request.key() + "': " + answer);
 			return answer;
+		}
+
+		void acceptWithoutContent() {
+			this.withoutContent = true;
 		}
 
 		void beforeNextAnswer(Runnable action) {

@@ -1,7 +1,7 @@
 package dev.mcpx.conformance;
 
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Runs the legacy-era client scenarios of the official MCP conformance suite
@@ -23,8 +23,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * schema of {@code json_schema_2020_12_tool} back verbatim through {@code json_schema_echo};
  * {@code $schema}, {@code $defs} and {@code additionalProperties} must survive its parsing
  * (2025-11-25 server/tools §Tool, {@code inputSchema}; SEP-1613; the SEP-2106 keyword checks are
- * SKIPPED, not failed, at 2025-11-25 when missing).</li>
+ * SKIPPED, not failed, at 2025-11-25 when missing);</li>
+ * <li>{@code elicitation-sep1034-client-defaults}: the server elicits on a tool call's response
+ * stream with defaults for every field; the input handler accepts without content and the
+ * client fills in the defaults (2025-11-25 client/elicitation; SEP-1034).</li>
  * </ul>
+ * Each scenario runs at every legacy revision the suite lists for it: {@code initialize} and
+ * {@code tools_call} also at 2025-06-18.
  * How a scenario is run and judged is {@link ConformanceSuite}'s: the suite exits {@code 0}, no
  * check is {@code FAILURE} or {@code WARNING}, at least one is {@code SUCCESS}. The client speaks
  * {@link dev.mcpx.client.ProtocolMode#LEGACY} here, chosen from the revision the suite names.
@@ -33,13 +38,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class LegacyConformanceTest {
 
-	/** The legacy revision the scenarios run at; a scenario not defined at it is skipped, and fails here. */
-	private static final String SPEC_VERSION = "2025-11-25";
-
-	@ParameterizedTest(name = "{0}")
-	@ValueSource(strings = { "initialize", "tools_call", "sse-retry", "json-schema-2020-12-preservation" })
-	void legacyClientScenarioPasses(String scenario) throws Exception {
-		ConformanceSuite.assertClientScenarioPasses(scenario, SPEC_VERSION);
+	@ParameterizedTest(name = "{0} at {1}")
+	@CsvSource({ "initialize, 2025-06-18", "initialize, 2025-11-25", "tools_call, 2025-06-18", "tools_call, 2025-11-25",
+			"sse-retry, 2025-11-25", "json-schema-2020-12-preservation, 2025-11-25",
+			"elicitation-sep1034-client-defaults, 2025-11-25" })
+	void legacyClientScenarioPasses(String scenario, String specVersion) throws Exception {
+		ConformanceSuite.assertClientScenarioPasses(scenario, specVersion);
 	}
 
 }

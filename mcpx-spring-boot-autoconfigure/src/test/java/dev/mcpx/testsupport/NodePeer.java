@@ -62,6 +62,9 @@ public final class NodePeer implements AutoCloseable {
 	/** The modern-era (2026-07-28, sessionless) peer script. */
 	public static final String MODERN = "modern-server.mjs";
 
+	/** The legacy peer of the client protocol features: server requests, progress, logs, subscriptions. */
+	public static final String PROTOCOL = "protocol-server.mjs";
+
 	private static final String EVERYTHING_SCRIPT = "node_modules/@modelcontextprotocol/server-everything/dist/index.js";
 
 	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(30);
@@ -456,6 +459,17 @@ public final class NodePeer implements AutoCloseable {
 	@Override
 	public String toString() {
 		return "NodePeer[" + this.name + " at " + url() + "]";
+	}
+
+	/**
+	 * Calls an admin operation of a peer script that has its own (for example
+	 * {@link #PROTOCOL}'s {@code GET /admin/protocol}).
+	 * @param method {@code GET} or {@code POST}
+	 * @param operation the path below {@code /admin/}
+	 * @return the answer as JSON
+	 */
+	public JsonNode admin(String method, String operation) {
+		return JSON.readTree(admin(method, operation, method.equals("POST") ? JSON.createObjectNode() : null));
 	}
 
 	private String admin(String method, String operation, JsonNode body) {

@@ -15,6 +15,9 @@ public class McpJsonRpcException extends McpException {
 	/** JSON-RPC: invalid method parameters. */
 	public static final int INVALID_PARAMS = -32602;
 
+	/** JSON-RPC: an internal error of the one answering. */
+	public static final int INTERNAL_ERROR = -32603;
+
 	private final int code;
 
 	private final String errorMessage;

@@ -13,6 +13,20 @@ public final class McpMethods {
 
 	public static final String PING = "ping";
 
+	public static final String PROGRESS = "notifications/progress";
+
+	public static final String MESSAGE = "notifications/message";
+
+	public static final String LOGGING_SET_LEVEL = "logging/setLevel";
+
+	public static final String RESOURCES_UNSUBSCRIBE = "resources/unsubscribe";
+
+	public static final String RESOURCES_UPDATED = "notifications/resources/updated";
+
+	public static final String ROOTS_LIST_CHANGED = "notifications/roots/list_changed";
+
+	public static final String COMPLETION_COMPLETE = "completion/complete";
+
 	public static final String SERVER_DISCOVER = "server/discover";
 
 	public static final String SUBSCRIPTIONS_LISTEN = "subscriptions/listen";

@@ -166,6 +166,11 @@ public final class EraDetectingSession implements ProtocolSession {
 	}
 
 	@Override
+	public void notify(SessionState on, String method, @Nullable JsonNode params, Duration timeout) {
+		of(on).notify(on, method, params, timeout);
+	}
+
+	@Override
 	public EraTraits traits(SessionState on) {
 		return of(on).traits(on);
 	}

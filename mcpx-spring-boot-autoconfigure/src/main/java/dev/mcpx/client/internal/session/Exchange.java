@@ -11,6 +11,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.mcpx.client.error.McpCancelledException;
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpJsonRpcException;
 import dev.mcpx.client.error.McpTimeoutException;
@@ -60,6 +61,8 @@ public final class Exchange {
 
 	private final Failures failures;
 
+	private final ProgressRoutes progress;
+
 	private final AtomicLong ids = new AtomicLong();
 
 	/**
@@ -75,6 +78,26 @@ public final class Exchange {
 	 */
 	public Exchange(String upstream, McpTransport transport, JsonRpc jsonRpc, Watchdog watchdog, Executor background,
 			ServerMessageListener listener, ServerRequests serverRequests, Redaction redaction) {
+		this(upstream, transport, jsonRpc, watchdog, background, listener, serverRequests, redaction,
+				new ProgressRoutes(upstream));
+	}
+
+	/**
+	 * Creates the exchange of one client.
+	 * @param upstream the upstream name
+	 * @param transport moves the messages
+	 * @param jsonRpc the message codec
+	 * @param watchdog enforces request deadlines
+	 * @param background runs cancellation notices
+	 * @param listener receives server notifications
+	 * @param serverRequests answers server requests
+	 * @param redaction scrubs secrets from the server's error text
+	 * @param progress routes progress notifications to their calls
+	 */
+	public Exchange(String upstream, McpTransport transport, JsonRpc jsonRpc, Watchdog watchdog, Executor background,
+			ServerMessageListener listener, ServerRequests serverRequests, Redaction redaction,
+			ProgressRoutes progress) {
+		this.progress = progress;
 		this.upstream = upstream;
 		this.transport = transport;
 		this.jsonRpc = jsonRpc;
@@ -139,9 +162,17 @@ public final class Exchange {
 	 */
 	public Reply request(String method, @Nullable JsonNode params, Envelope envelope, Duration timeout,
 			ExchangeOptions options) {
+		if (Thread.currentThread().isInterrupted()) {
+			// Interrupted before anything was sent: nothing to tell the server.
+			throw new McpCancelledException(this.upstream, method, null);
+		}
 		long id = this.ids.incrementAndGet();
 		byte[] body = this.jsonRpc.request(id, method, params);
 		Watchdog.Guard guard = this.watchdog.arm(timeout);
+		ProgressRoutes.Route route = this.progress.of(params);
+		if (route != null) {
+			route.attach(guard);
+		}
 		try {
 			return reply(this.transport.request(id, body, envelope, inbound(envelope, options), guard), envelope);
 		}
@@ -149,6 +180,9 @@ public final class Exchange {
 			throw failure(method, id, ex, guard, timeout, envelope, options);
 		}
 		finally {
+			if (route != null) {
+				route.detach(guard);
+			}
 			guard.close();
 		}
 	}
@@ -166,10 +200,31 @@ public final class Exchange {
 	 */
 	public Reply resume(Resumption from, Envelope envelope, Duration timeout, Duration remaining,
 			ExchangeOptions options) {
+		return resume(from, null, envelope, timeout, remaining, options);
+	}
+
+	/**
+	 * Reads on from where a request's response stream broke, within what is left of the
+	 * request's timeout; the request's progress keeps reaching its caller.
+	 * @param from where the stream broke
+	 * @param params the request's parameters, which name its progress token
+	 * @param envelope the request's envelope
+	 * @param timeout the request's timeout, as a timeout reports it
+	 * @param remaining what is left of it
+	 * @param options where the eras differ
+	 * @return the response's {@code result}
+	 * @throws McpException on any failure; a stream that broke again as {@link StreamLost}
+	 */
+	public Reply resume(Resumption from, @Nullable JsonNode params, Envelope envelope, Duration timeout,
+			Duration remaining, ExchangeOptions options) {
 		if (remaining.isZero() || remaining.isNegative()) {
 			throw timedOut(envelope.method(), from.requestId(), timeout, envelope, options);
 		}
 		Watchdog.Guard guard = this.watchdog.arm(remaining);
+		ProgressRoutes.Route route = this.progress.of(params);
+		if (route != null) {
+			route.attach(guard);
+		}
 		try {
 			return reply(this.transport.resume(from, envelope, inbound(envelope, options), guard), envelope);
 		}
@@ -177,6 +232,9 @@ public final class Exchange {
 			throw failure(envelope.method(), from.requestId(), ex, guard, timeout, envelope, options);
 		}
 		finally {
+			if (route != null) {
+				route.detach(guard);
+			}
 			guard.close();
 		}
 	}
@@ -267,14 +325,33 @@ public final class Exchange {
 		if (guard.expired()) {
 			return timedOut(method, id, timeout, envelope, options);
 		}
+		if (guard.cancelled() || Thread.currentThread().isInterrupted()) {
+			return cancelled(method, id, ex, envelope, options);
+		}
 		return this.failures.translate(method, ex, options.resumable());
+	}
+
+	/**
+	 * The application interrupted the waiting thread: the server is told as a timeout tells
+	 * it (2025-11-25 basic/utilities/cancellation; on modern Streamable HTTP the closed stream
+	 * is the cancellation, 2026-07-28 basic/patterns/cancellation), and the thread's interrupt
+	 * flag is set again for the caller.
+	 */
+	private McpCancelledException cancelled(String method, long id, Exception ex, Envelope envelope,
+			ExchangeOptions options) {
+		if ((options.notifyCancellation() || !this.transport.cancelsByClosing())
+				&& !McpMethods.INITIALIZE.equals(method)) {
+			sendCancelled(id, "the client cancelled the request", envelope);
+		}
+		Thread.currentThread().interrupt();
+		return new McpCancelledException(this.upstream, method, ex);
 	}
 
 	private McpTimeoutException timedOut(String method, long id, Duration timeout, Envelope envelope,
 			ExchangeOptions options) {
 		if ((options.notifyCancellation() || !this.transport.cancelsByClosing())
 				&& !McpMethods.INITIALIZE.equals(method)) {
-			sendCancelled(id, timeout, envelope);
+			sendCancelled(id, "timed out after " + timeout.toMillis() + " ms", envelope);
 		}
 		return new McpTimeoutException(this.upstream, method, timeout);
 	}
@@ -283,10 +360,10 @@ public final class Exchange {
 	 * Tells the server to stop working on a request the client gave up on (2025-11-25
 	 * basic/utilities/cancellation), off the caller's thread.
 	 */
-	private void sendCancelled(long id, Duration timeout, Envelope envelope) {
+	private void sendCancelled(long id, String reason, Envelope envelope) {
 		ObjectNode params = this.jsonRpc.object();
 		params.put("requestId", id);
-		params.put("reason", "timed out after " + timeout.toMillis() + " ms");
+		params.put("reason", reason);
 		Envelope notice = envelope.forMethod(McpMethods.CANCELLED);
 		this.background.execute(() -> {
 			try {
@@ -302,6 +379,9 @@ public final class Exchange {
 	private InboundMessages inbound(Envelope envelope, ExchangeOptions options) {
 		return (message) -> {
 			if (message instanceof JsonRpcMessage.Notification notification) {
+				if (McpMethods.PROGRESS.equals(notification.method())) {
+					this.progress.deliver(notification.params());
+				}
 				try {
 					this.listener.onNotification(this.upstream, notification.method(), notification.params());
 				}
@@ -311,10 +391,8 @@ public final class Exchange {
 				}
 			}
 			else if (message instanceof JsonRpcMessage.Request request) {
-				byte[] answer = this.serverRequests.answer(request, options);
-				if (answer != null) {
-					answerServer(request.method(), answer, envelope);
-				}
+				this.serverRequests.answer(request, envelope.method(), options, lazySecrets(envelope),
+						(answer) -> answerServer(request.method(), answer, envelope));
 			}
 		};
 	}

@@ -65,14 +65,28 @@ public final class LegacySession implements ProtocolSession {
 
 	private volatile boolean closed;
 
+	private final SessionSetup setup;
+
 	/**
 	 * Creates a session that opens on first use.
 	 * @param settings the client's settings
 	 * @param exchange performs the exchanges
 	 */
 	public LegacySession(SessionSettings settings, Exchange exchange) {
+		this(settings, exchange, SessionSetup.NONE);
+	}
+
+	/**
+	 * Creates a session that opens on first use and re-establishes the client's session
+	 * state after every handshake.
+	 * @param settings the client's settings
+	 * @param exchange performs the exchanges
+	 * @param setup what every new session is given
+	 */
+	public LegacySession(SessionSettings settings, Exchange exchange, SessionSetup setup) {
 		this.settings = settings;
 		this.exchange = exchange;
+		this.setup = setup;
 	}
 
 	/**
@@ -179,7 +193,8 @@ public final class LegacySession implements ProtocolSession {
 	@Override
 	public JsonNode resume(SessionState on, McpRequest request, Resumption from, Duration remaining) {
 		return this.exchange
-			.resume(from, envelope(on, request.method()), request.timeout(), remaining, ExchangeOptions.LEGACY)
+			.resume(from, request.params(), envelope(on, request.method()), request.timeout(), remaining,
+					ExchangeOptions.LEGACY)
 			.result();
 	}
 
@@ -191,6 +206,7 @@ public final class LegacySession implements ProtocolSession {
 	 * @param timeout the bound of the exchange
 	 * @throws McpException on any failure
 	 */
+	@Override
 	public void notify(SessionState on, String method, @Nullable JsonNode params, Duration timeout) {
 		this.exchange.notify(method, params, envelope(on, method), timeout);
 	}
@@ -259,6 +275,8 @@ public final class LegacySession implements ProtocolSession {
 		SessionState next = new SessionState(ProtocolEra.LEGACY, generation, sessionId, version, implementation(result.path("serverInfo")),
 				result.path("capabilities"));
 		this.exchange.notify(McpMethods.INITIALIZED, null, envelope(next, McpMethods.INITIALIZED), timeout);
+		this.setup.established(next, (method, setupParams) -> request(next,
+				new McpRequest(method, setupParams, null, this.settings.requestTimeout())));
 		if (generation == 1) {
 			logger.info("[" + this.settings.upstream() + "] connected: legacy era, protocol " + version + ", server "
 					+ next.serverInfo().name() + " " + next.serverInfo().version() + ", session "

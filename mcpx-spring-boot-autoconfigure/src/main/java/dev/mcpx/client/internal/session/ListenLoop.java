@@ -3,7 +3,10 @@ package dev.mcpx.client.internal.session;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -30,6 +33,14 @@ public final class ListenLoop implements AutoCloseable {
 	/** A server that keeps dropping the stream is asked again at most this often. */
 	private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
 
+	/**
+	 * How long the first start waits for the stream to open when the server may send
+	 * requests on it: a server sends a request unrelated to a client request only there, and
+	 * drops it when no stream is open (2025-11-25 basic/transports §Listening for Messages
+	 * from the Server).
+	 */
+	static final Duration FIRST_OPEN_WAIT = Duration.ofSeconds(2);
+
 	/** How often a loop without a usable session looks again. */
 	private static final Duration IDLE_POLL = Duration.ofSeconds(1);
 
@@ -45,8 +56,23 @@ public final class ListenLoop implements AutoCloseable {
 
 	private volatile Closeable stream;
 
+	/** Set while the stream is closed on purpose, to be opened again at once. */
+	private volatile boolean restarting;
+
 	/** The last state found not to announce list changes, so it is not checked again. */
 	private volatile SessionState declined;
+
+	/** What else makes a stream worth holding open: subscriptions, server logs. */
+	private final Predicate<SessionState> alsoWanted;
+
+	/** Whether the stream open now was opened again after one that broke. */
+	private final Runnable reopenedAfterBreak;
+
+	/** Whether the first start waits for the stream to open (the client answers server requests). */
+	private final boolean awaitFirstOpen;
+
+	/** Counted down once the first stream opened, or its attempt ended. */
+	private final CountDownLatch firstOpen = new CountDownLatch(1);
 
 	/**
 	 * Creates the loop of one client.
@@ -54,8 +80,52 @@ public final class ListenLoop implements AutoCloseable {
 	 * @param session the client's session
 	 */
 	public ListenLoop(String upstream, ProtocolSession session) {
+		this(upstream, session, (state) -> false, () -> {
+		}, false);
+	}
+
+	/**
+	 * Creates the loop of one client, which also listens while something else wants the
+	 * server's unsolicited messages.
+	 * @param upstream the upstream name
+	 * @param session the client's session
+	 * @param alsoWanted whether a state's stream is wanted besides list changes (resource
+	 * subscriptions, server logs)
+	 * @param reopenedAfterBreak told when a stream is open again after one broke, so
+	 * subscribers learn they may have missed updates
+	 * @param awaitFirstOpen whether the first start waits, bounded, for the stream to open,
+	 * because the server may send requests on it
+	 */
+	public ListenLoop(String upstream, ProtocolSession session, Predicate<SessionState> alsoWanted,
+			Runnable reopenedAfterBreak, boolean awaitFirstOpen) {
+		this.awaitFirstOpen = awaitFirstOpen;
 		this.upstream = upstream;
 		this.session = session;
+		this.alsoWanted = alsoWanted;
+		this.reopenedAfterBreak = reopenedAfterBreak;
+	}
+
+	/**
+	 * Opens the stream again, with what it should carry now (a modern stream's filter names
+	 * the subscribed resources); starts the loop if it is wanted and not running.
+	 */
+	public void restart() {
+		this.restarting = true;
+		Closeable open = this.stream;
+		if (open != null) {
+			try {
+				open.close();
+			}
+			catch (IOException ex) {
+				// Closing only unblocks the reader; the loop opens it again.
+			}
+		}
+		this.declined = null;
+		start();
+	}
+
+	private boolean wanted(SessionState state) {
+		return announcesListChanges(state.capabilities()) || this.alsoWanted.test(state);
 	}
 
 	/**
@@ -69,7 +139,7 @@ public final class ListenLoop implements AutoCloseable {
 		if (state == null || state == this.declined) {
 			return;
 		}
-		if (!announcesListChanges(state.capabilities())) {
+		if (!wanted(state)) {
 			// Nothing to listen for: no thread, until a new session announces changes.
 			this.declined = state;
 			return;
@@ -81,20 +151,36 @@ public final class ListenLoop implements AutoCloseable {
 		loop.setDaemon(true);
 		this.thread = loop;
 		loop.start();
+		if (this.awaitFirstOpen) {
+			try {
+				this.firstOpen.await(FIRST_OPEN_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
 	}
 
 	private void run() {
 		Duration backoff = FIRST_BACKOFF;
 		SessionState skipped = null;
+		boolean broke = false;
 		while (!this.closed) {
 			SessionState state = this.session.current();
-			if (state == null || state == skipped || !announcesListChanges(state.capabilities())) {
+			if (state == null || state == skipped || !wanted(state)) {
 				sleep(IDLE_POLL);
 				continue;
 			}
 			ListenOutcome outcome;
+			boolean afterBreak = broke;
 			try {
-				outcome = this.session.listen(state, (opened) -> this.stream = opened);
+				outcome = this.session.listen(state, (opened) -> {
+					this.stream = opened;
+					this.firstOpen.countDown();
+					if (afterBreak) {
+						this.reopenedAfterBreak.run();
+					}
+				});
 			}
 			catch (McpException ex) {
 				logger.debug("[" + this.upstream + "] could not open the notification stream: " + ex.getMessage());
@@ -105,9 +191,16 @@ public final class ListenLoop implements AutoCloseable {
 				logger.warn("[" + this.upstream + "] the notification stream failed: " + ex);
 				outcome = ListenOutcome.BROKEN;
 			}
+			this.firstOpen.countDown();
 			if (this.closed) {
 				return;
 			}
+			if (this.restarting) {
+				this.restarting = false;
+				broke = false;
+				continue;
+			}
+			broke = outcome == ListenOutcome.BROKEN;
 			switch (outcome) {
 				case NOT_OFFERED, SESSION_GONE -> {
 					// Nothing to listen to on this state; a new session or era may offer it.

@@ -77,6 +77,8 @@ public final class ModernSession implements ProtocolSession {
 
 	private final boolean forced;
 
+	private final @Nullable Subscriptions subscriptions;
+
 	/**
 	 * Creates the modern exchange of one client.
 	 * @param settings the client's settings
@@ -87,6 +89,21 @@ public final class ModernSession implements ProtocolSession {
 	 */
 	public ModernSession(SessionSettings settings, Exchange exchange, @Nullable InputAnswers inputHandler,
 			boolean forced) {
+		this(settings, exchange, inputHandler, forced, null);
+	}
+
+	/**
+	 * Creates the modern exchange of one client, whose listen stream also carries the
+	 * updates of subscribed resources.
+	 * @param settings the client's settings
+	 * @param exchange performs the exchanges
+	 * @param inputHandler answers input requests
+	 * @param forced whether the era is fixed by configuration
+	 * @param subscriptions the client's resource subscriptions, absent for none
+	 */
+	public ModernSession(SessionSettings settings, Exchange exchange, @Nullable InputAnswers inputHandler,
+			boolean forced, @Nullable Subscriptions subscriptions) {
+		this.subscriptions = subscriptions;
 		this.forced = forced;
 		this.settings = settings;
 		this.exchange = exchange;
@@ -275,7 +292,10 @@ public final class ModernSession implements ProtocolSession {
 					throw new McpInputRequiredException(this.settings.upstream(), method + " needs input ("
 							+ inputMethod + ") the configured McpInputHandler does not answer", Set.of(inputMethod));
 				}
-				responses.set(entry.getKey(), this.inputHandler.answer(entry.getKey(), inputMethod, entry.getValue().get("params"), method));
+				JsonNode inputParams = entry.getValue().get("params");
+				JsonNode answer = this.inputHandler.answer(entry.getKey(), inputMethod, inputParams, method);
+				responses.set(entry.getKey(), ElicitationDefaults.METHOD.equals(inputMethod)
+						? ElicitationDefaults.apply(inputParams, answer) : answer);
 			}
 		}
 		JsonNode requestState = result.get("requestState");
@@ -411,6 +431,11 @@ public final class ModernSession implements ProtocolSession {
 		filter.put("toolsListChanged", true);
 		filter.put("promptsListChanged", true);
 		filter.put("resourcesListChanged", true);
+		if (this.subscriptions != null && this.subscriptions.active()) {
+			// 2026-07-28 basic/patterns/subscriptions §Notification Filter: the updates of these resources.
+			var uris = filter.putArray("resourceSubscriptions");
+			this.subscriptions.uris().forEach(uris::add);
+		}
 		ObjectNode withMeta = withMeta(on, params);
 		return this.exchange.listen(withMeta, envelope(on, McpMethods.SUBSCRIPTIONS_LISTEN, withMeta, Map.of()), opened,
 				ExchangeOptions.MODERN);

@@ -106,6 +106,18 @@ public interface ProtocolSession {
 	ListenOutcome listen(SessionState on, Consumer<Closeable> opened);
 
 	/**
+	 * Sends a notification on the given state, where its era has notifications from the
+	 * client outside a request (legacy); elsewhere nothing is sent.
+	 * @param on the state to send it on
+	 * @param method the method
+	 * @param params the parameters
+	 * @param timeout the bound of the exchange
+	 * @throws McpException on any failure
+	 */
+	default void notify(SessionState on, String method, @Nullable JsonNode params, Duration timeout) {
+	}
+
+	/**
 	 * What the client API does differently in the state's era.
 	 * @param on the state
 	 * @return the era's traits

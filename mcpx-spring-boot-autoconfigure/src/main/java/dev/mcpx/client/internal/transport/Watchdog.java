@@ -35,6 +35,12 @@ public final class Watchdog implements AutoCloseable {
 
 	private final Set<Guard> armed = ConcurrentHashMap.newKeySet();
 
+	/**
+	 * Threads this watchdog interrupted whose guard is not closed yet: their interrupt is a
+	 * deadline, not the application cancelling.
+	 */
+	private final ConcurrentHashMap<Thread, Integer> interruptedHere = new ConcurrentHashMap<>();
+
 	/** Whether a timer thread is alive (or about to be): at most one is. */
 	private final AtomicBoolean sweeping = new AtomicBoolean();
 
@@ -116,6 +122,12 @@ public final class Watchdog implements AutoCloseable {
 					this.armed.remove(guard);
 					guard.fire();
 				}
+				else if (guard.owner.isInterrupted() && !this.interruptedHere.containsKey(guard.owner)) {
+					// The application interrupted the waiting thread: a blocked body read
+					// ignores interrupts, so close what it reads (its caller cancels).
+					this.armed.remove(guard);
+					guard.cancel();
+				}
 			}
 		}
 		this.sweeping.set(false);
@@ -132,7 +144,9 @@ public final class Watchdog implements AutoCloseable {
 
 		private final Duration timeout;
 
-		private final long deadline;
+		private final long armedAt;
+
+		private volatile long deadline;
 
 		private Closeable resource;
 
@@ -140,11 +154,61 @@ public final class Watchdog implements AutoCloseable {
 
 		private boolean fired;
 
+		private boolean cancelled;
+
 		private Guard(Watchdog watchdog, Thread owner, Duration timeout, long deadline) {
 			this.watchdog = watchdog;
 			this.owner = owner;
 			this.timeout = timeout;
 			this.deadline = deadline;
+			this.armedAt = deadline - timeout.toNanos();
+		}
+
+		/**
+		 * Moves the deadline to the given time from now (2025-11-25 basic/utilities/progress:
+		 * progress may reset a timeout), never past the cap.
+		 * @param from how long from now
+		 * @param capNanos the latest deadline, in {@link System#nanoTime()} terms
+		 * @return {@code false} when the deadline had fired already
+		 */
+		public boolean extend(Duration from, long capNanos) {
+			synchronized (this) {
+				if (this.fired || this.done) {
+					return false;
+				}
+				long next = System.nanoTime() + from.toNanos();
+				this.deadline = (next - capNanos > 0) ? capNanos : next;
+				return true;
+			}
+		}
+
+		/**
+		 * Brings the deadline forward to a cap, if it lies beyond it.
+		 * @param capNanos the latest deadline, in {@link System#nanoTime()} terms
+		 */
+		public void limit(long capNanos) {
+			synchronized (this) {
+				if (this.deadline - capNanos > 0) {
+					this.deadline = capNanos;
+				}
+			}
+		}
+
+		/**
+		 * How long the guarded work has run.
+		 * @return the time since the guard was armed
+		 */
+		public Duration elapsed() {
+			return Duration.ofNanos(System.nanoTime() - this.armedAt);
+		}
+
+		/**
+		 * Whether the owner's thread was interrupted by someone other than this guard while
+		 * it waited: the application cancelled the work.
+		 * @return {@code true} once seen interrupted
+		 */
+		public synchronized boolean cancelled() {
+			return this.cancelled;
 		}
 
 		/**
@@ -163,7 +227,7 @@ public final class Watchdog implements AutoCloseable {
 			boolean closeNow;
 			synchronized (this) {
 				this.resource = resource;
-				closeNow = this.fired;
+				closeNow = this.fired || this.cancelled;
 			}
 			if (closeNow) {
 				closeQuietly(resource);
@@ -186,8 +250,23 @@ public final class Watchdog implements AutoCloseable {
 				}
 				this.fired = true;
 				toClose = this.resource;
+				this.watchdog.interruptedHere.merge(this.owner, 1, Integer::sum);
 				// Interrupt under the lock: once close() holds it, no interrupt can follow.
 				this.owner.interrupt();
+			}
+			if (toClose != null) {
+				closeQuietly(toClose);
+			}
+		}
+
+		private void cancel() {
+			Closeable toClose;
+			synchronized (this) {
+				if (this.done || this.fired) {
+					return;
+				}
+				this.cancelled = true;
+				toClose = this.resource;
 			}
 			if (toClose != null) {
 				closeQuietly(toClose);
@@ -208,6 +287,7 @@ public final class Watchdog implements AutoCloseable {
 			}
 			if (wasFired) {
 				Thread.interrupted();
+				this.watchdog.interruptedHere.computeIfPresent(this.owner, (thread, count) -> (count > 1) ? count - 1 : null);
 			}
 		}
 

@@ -118,7 +118,7 @@ public final class BlockingJdkRequestFactory implements ClientHttpRequestFactory
 					: HttpRequest.BodyPublishers.noBody());
 			try {
 				return new Response(BlockingJdkRequestFactory.this.client.send(request.build(),
-						HttpResponse.BodyHandlers.ofInputStream()));
+						InterruptibleBody.handler()));
 			}
 			catch (InterruptedException ex) {
 				// The watchdog's deadline, usually: the caller's guard clears the flag again.

@@ -175,6 +175,9 @@ public final class StdioTransport implements McpTransport {
 			throw timedOut(channel, envelope, deadline);
 		}
 		catch (InterruptedException ex) {
+			// A deadline's interrupt, which its guard clears, or the application's, which the
+			// exchange reports as a cancellation: kept either way.
+			Thread.currentThread().interrupt();
 			channel.forget(id);
 			throw timedOut(channel, envelope, deadline);
 		}

@@ -1,0 +1,161 @@
+package dev.mcpx.client.internal.transport.http;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Flow;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * A response body read as a blocking stream that an interrupt ends. The JDK's own
+ * {@code BodyHandlers.ofInputStream()} swallows an interrupt of its reader and waits on, so
+ * an application that interrupts a caller would wait for the request's timeout; this one
+ * throws {@link InterruptedIOException} with the interrupt flag set, which the exchange
+ * reports as a cancellation (2025-11-25 basic/utilities/cancellation). Closing it from
+ * another thread (the watchdog's deadline) ends a blocked read too.
+ * <p>
+ * One list of buffers is requested at a time, as the reader consumes them.
+ */
+final class InterruptibleBody extends InputStream implements HttpResponse.BodySubscriber<InputStream> {
+
+	/** What the publisher or {@link #close()} leaves for the reader once the body ends. */
+	private static final Object END = new Object();
+
+	private static final Object CLOSED = new Object();
+
+	private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+
+	private volatile Flow.Subscription subscription;
+
+	private Iterator<ByteBuffer> buffers = List.<ByteBuffer>of().iterator();
+
+	private ByteBuffer current = ByteBuffer.allocate(0);
+
+	private boolean ended;
+
+	private volatile boolean closed;
+
+	/**
+	 * The handler of a response whose body is read this way.
+	 * @return the body handler
+	 */
+	static HttpResponse.BodyHandler<InputStream> handler() {
+		return (info) -> new InterruptibleBody();
+	}
+
+	/** The stream is the body at once: it is read while the response arrives. */
+	@Override
+	public CompletionStage<InputStream> getBody() {
+		return CompletableFuture.completedStage(this);
+	}
+
+	@Override
+	public void onSubscribe(Flow.Subscription subscription) {
+		this.subscription = subscription;
+		if (this.closed) {
+			subscription.cancel();
+			return;
+		}
+		subscription.request(1);
+	}
+
+	@Override
+	public void onNext(List<ByteBuffer> item) {
+		this.queue.add(item);
+	}
+
+	@Override
+	public void onError(Throwable throwable) {
+		this.queue.add(throwable);
+	}
+
+	@Override
+	public void onComplete() {
+		this.queue.add(END);
+	}
+
+	@Override
+	public int read() throws IOException {
+		byte[] one = new byte[1];
+		int read = read(one, 0, 1);
+		return (read == -1) ? -1 : (one[0] & 0xFF);
+	}
+
+	@Override
+	public int read(byte[] bytes, int offset, int length) throws IOException {
+		if (length == 0) {
+			return 0;
+		}
+		while (!this.current.hasRemaining()) {
+			if (this.buffers.hasNext()) {
+				this.current = this.buffers.next();
+				continue;
+			}
+			if (this.ended) {
+				return -1;
+			}
+			if (!next()) {
+				return -1;
+			}
+		}
+		int count = Math.min(length, this.current.remaining());
+		this.current.get(bytes, offset, count);
+		return count;
+	}
+
+	/** Waits for the next list of buffers; {@code false} at the end of the body. */
+	@SuppressWarnings("unchecked")
+	private boolean next() throws IOException {
+		if (this.closed) {
+			throw new IOException("the response body is closed");
+		}
+		Object item;
+		try {
+			item = this.queue.take();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			close();
+			throw new InterruptedIOException("interrupted while reading the response");
+		}
+		if (item == END) {
+			this.ended = true;
+			return false;
+		}
+		if (item == CLOSED) {
+			throw new IOException("the response body is closed");
+		}
+		if (item instanceof Throwable failure) {
+			throw (failure instanceof IOException io) ? io : new IOException(failure);
+		}
+		this.buffers = ((List<ByteBuffer>) item).iterator();
+		this.subscription.request(1);
+		return true;
+	}
+
+	@Override
+	public int available() {
+		return this.current.remaining();
+	}
+
+	@Override
+	public void close() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		Flow.Subscription open = this.subscription;
+		if (open != null) {
+			open.cancel();
+		}
+		this.queue.add(CLOSED);
+	}
+
+}
