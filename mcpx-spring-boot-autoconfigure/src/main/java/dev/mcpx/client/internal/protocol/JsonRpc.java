@@ -178,7 +178,7 @@ public final class JsonRpc {
 	 * A successful response read in one pass, or {@code null} when the message is anything
 	 * else or anything is unusual about it (the caller then takes the tree path).
 	 */
-	private JsonRpcMessage.@Nullable Response streamedResponse(byte @Nullable [] bytes, @Nullable String text) {
+	JsonRpcMessage.@Nullable Response streamedResponse(byte @Nullable [] bytes, @Nullable String text) {
 		try (JsonParser parser = (bytes != null) ? this.mapper.createParser(bytes) : this.mapper.createParser(text)) {
 			if (parser.nextToken() != JsonToken.START_OBJECT) {
 				return null;
@@ -208,7 +208,7 @@ public final class JsonRpc {
 						if (result != null || value == JsonToken.VALUE_NULL) {
 							return null;
 						}
-						result = this.mapper.readTree(parser);
+						result = parser.readValueAsTree();
 					}
 					// a request, a notification or an error: the tree path classifies them
 					case "method", "error" -> {

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -88,7 +89,9 @@ final class JdkHttp {
 	static void release(HttpResponse<InputStream> response) {
 		InputStream body = response.body();
 		try {
-			long length = response.headers().firstValueAsLong("Content-Length").orElse(-1);
+			// The map itself: firstValueAsLong streams the values on every call.
+			List<String> declared = response.headers().map().get("Content-Length");
+			long length = (declared != null && !declared.isEmpty()) ? Long.parseLong(declared.get(0)) : -1;
 			if (length >= 0 && length <= MAX_DRAINED_BYTES) {
 				for (long read = 0; read <= length && body.read() != -1; read++) {
 					// what the reader left of the body
