@@ -3,6 +3,7 @@ package dev.mcpx.autoconfigure;
 import java.net.http.HttpClient;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -21,6 +22,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.client.RestClient;
 
 import dev.mcpx.client.McpClient;
@@ -75,13 +77,17 @@ public final class McpxAutoConfiguration {
 		ClientHttpRequestFactoryBuilder<?> factoryBuilder = requestFactoryBuilder
 			.getIfAvailable(ClientHttpRequestFactoryBuilder::detect);
 		HttpClientSettings settings = httpClientSettings.getIfAvailable(HttpClientSettings::defaults);
+		// One of Boot's builders, cloned per upstream: each new one builds a request factory (a
+		// JDK client with its selector thread) that mcpx's factory then replaces.
+		Supplier<RestClient.Builder> applicationBuilder = SingletonSupplier
+			.of(() -> restClientBuilder.getIfAvailable(RestClient::builder));
 		return new McpClientConfigurer(properties, ordered, (connectTimeout, sslBundle) -> {
 			// The client enforces its own request deadlines, so no read timeout; and never
 			// follows redirects, which could carry credentials to another origin.
 			HttpClientSettings upstream = withSsl(settings, sslBundle).withConnectTimeout(connectTimeout)
 				.withReadTimeout(null)
 				.withRedirects(HttpRedirects.DONT_FOLLOW);
-			return restClientBuilder.getIfAvailable(RestClient::builder)
+			return applicationBuilder.get()
 				.clone()
 				.requestFactory(requestFactory(factoryBuilder, upstream, httpClients));
 		}, sslBundles.getIfAvailable());

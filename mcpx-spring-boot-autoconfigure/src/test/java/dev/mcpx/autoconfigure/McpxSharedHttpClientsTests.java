@@ -8,6 +8,7 @@ import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfigura
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.mcpx.client.McpClient;
+import dev.mcpx.client.McpClients;
 import dev.mcpx.client.McpHttpClients;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,6 +39,32 @@ class McpxSharedHttpClientsTests {
 				}
 				assertThat(clients.builtClients()).as("after a request of each upstream").isEqualTo(1);
 			});
+	}
+
+	/**
+	 * Twenty upstreams start no HTTP client threads: at most the one JDK client of the
+	 * application's {@code RestClient.Builder} that mcpx clones for every upstream.
+	 */
+	@Test
+	void configuringUpstreamsStartsNoClientPerUpstream() {
+		String[] properties = new String[20];
+		for (int i = 0; i < properties.length; i++) {
+			properties[i] = "mcpx.clients.u" + i + ".url=http://127.0.0.1:1/mcp";
+		}
+		long before = selectorThreads();
+		this.contextRunner.withPropertyValues(properties).run((context) -> {
+			assertThat(context.getBean(McpClients.class).names()).hasSize(20);
+			assertThat(selectorThreads() - before).as("JDK HTTP client threads started").isLessThanOrEqualTo(1);
+			assertThat(context.getBean(McpHttpClients.class).builtClients()).isZero();
+		});
+	}
+
+	private static long selectorThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.isAlive() && thread.getName().endsWith("SelectorManager"))
+			.count();
 	}
 
 	@Test
