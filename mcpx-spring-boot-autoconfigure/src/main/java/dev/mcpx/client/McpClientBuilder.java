@@ -538,7 +538,16 @@ public final class McpClientBuilder {
 	 * request.
 	 */
 	private static RestClient.Builder onlyBytes(RestClient.Builder builder) {
-		return builder.messageConverters(List.of(new ByteArrayHttpMessageConverter()));
+		ByteArrayHttpMessageConverter bytes = new ByteArrayHttpMessageConverter();
+		// A builder an application configured (Boot's) also registers converters when it is
+		// built, each default one with a mapper of its own: left as they are, they are built
+		// again for every upstream's client. Configured last, this leaves only the bytes.
+		return builder.messageConverters(List.of(bytes))
+			.configureMessageConverters((converters) -> converters.disableDefaults()
+				.configureMessageConvertersList((list) -> {
+					list.clear();
+					list.add(bytes);
+				}));
 	}
 
 	private static URI validateUrl(String name, URI url) {
