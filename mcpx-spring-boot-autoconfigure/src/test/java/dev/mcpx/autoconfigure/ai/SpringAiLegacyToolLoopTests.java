@@ -8,16 +8,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.ai.chat.client.ChatClient;
-import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.ai.tool.definition.ToolDefinition;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
-import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.mcpx.autoconfigure.McpxAutoConfiguration;
 import dev.mcpx.testsupport.NodePeer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -53,21 +46,13 @@ class SpringAiLegacyToolLoopTests {
 	}
 
 	private ApplicationContextRunner contextRunner() {
-		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(RestClientAutoConfiguration.class, McpxAutoConfiguration.class,
-					McpxSpringAiAutoConfiguration.class))
-			// The JDK client, as an application without another HTTP library has (Apache
-			// HttpClient 5 is on this module's test classpath through WireMock).
-			.withBean(ClientHttpRequestFactoryBuilder.class, ClientHttpRequestFactoryBuilder::jdk)
-			.withPropertyValues("mcpx.clients.legacy.url=" + peer.url(),
-					// nothing listens on port 1: this upstream is down from the start
-					"mcpx.clients.down.url=http://127.0.0.1:1/mcp", "mcpx.clients.down.connect-timeout=1s");
+		return ChatApp.contextRunner("legacy", peer.url());
 	}
 
-	private void run(Consumer<Chat> test) {
+	private void run(Consumer<ChatApp> test) {
 		contextRunner().run((context) -> {
 			assertThat(context).hasNotFailed();
-			test.accept(new Chat(context, this.model));
+			test.accept(new ChatApp(context, this.model));
 		});
 	}
 
@@ -134,36 +119,12 @@ class SpringAiLegacyToolLoopTests {
 	void whenUnavailableUpstreamsMustFailTheChatRequestFailsNamingIt() {
 		contextRunner().withPropertyValues("mcpx.spring-ai.fail-on-unavailable-upstream=true").run((context) -> {
 			assertThat(context).hasNotFailed();
-			Chat chat = new Chat(context, this.model);
+			ChatApp chat = new ChatApp(context, this.model);
 			assertThatException().isThrownBy(() -> chat.ask("echo", "{\"text\":\"x\"}"))
 				.withMessageContaining("'down'")
 				.withMessageContaining("mcpx.spring-ai.fail-on-unavailable-upstream");
 			assertThat(peer.counts().path("executions").path("echo").asInt()).isZero();
 		});
-	}
-
-	/**
-	 * One chat application: a {@code ChatClient} given the provider bean once, as an
-	 * application would, asked one question per call.
-	 */
-	static final class Chat {
-
-		private final ChatClient client;
-
-		private final ScriptedChatModel model;
-
-		Chat(AssertableApplicationContext context, ScriptedChatModel model) {
-			this.model = model;
-			this.client = ChatClient.builder(model)
-				.defaultToolCallbacks(context.getBean(ToolCallbackProvider.class))
-				.build();
-		}
-
-		String ask(String tool, String arguments) {
-			this.model.willCall(tool, arguments);
-			return this.client.prompt().user("please use " + tool).call().content();
-		}
-
 	}
 
 }
