@@ -9,6 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -195,6 +196,27 @@ class McpxSpringAiAutoConfigurationTests {
 				(upstream, tool) -> true, false, JsonMapper.shared());
 		alphaOnly().withBean(McpxToolCallbackProvider.class, () -> own)
 			.run((context) -> assertThat(context.getBean(ToolCallbackProvider.class)).isSameAs(own));
+	}
+
+	@Test
+	void whenSpringAisOwnMcpToolCallbacksArePresentTooAWarningSaysWhichPropertyToSet(CapturedOutput output) {
+		alphaOnly().withBean("mcpToolCallbacks", SyncMcpToolCallbackProvider.class,
+				() -> new SyncMcpToolCallbackProvider(List.of()))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).contains("Spring AI's MCP client starter also offers MCP tools")
+					.contains("[mcpToolCallbacks]")
+					.contains("spring.ai.mcp.client.enabled=false")
+					.contains("mcpx.spring-ai.enabled=false");
+			});
+	}
+
+	@Test
+	void withoutSpringAisOwnMcpToolCallbacksThereIsNoWarning(CapturedOutput output) {
+		alphaOnly().run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).doesNotContain("Spring AI's MCP client starter");
+		});
 	}
 
 	private static ToolCallback callback(ToolCallbackProvider provider, String name) {
