@@ -59,7 +59,8 @@ public final class McpxSpringAiAutoConfiguration {
 	 * connect). An upstream that is down fails sooner, within its connect timeout.
 	 */
 	private static Duration listingBound(McpxProperties properties, String name) {
-		McpxProperties.Client client = properties.getClients().get(name);
+		// A user's own McpClients bean may hold clients that have no properties.
+		McpxProperties.Client client = properties.getClients().getOrDefault(name, new McpxProperties.Client());
 		McpxProperties.Defaults defaults = properties.getDefaults();
 		Duration handshake = pick(client.getHandshakeTimeout(), defaults.getHandshakeTimeout(),
 				McpClientBuilder.DEFAULT_HANDSHAKE_TIMEOUT);

@@ -24,7 +24,9 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
 
+import dev.mcpx.autoconfigure.McpxProperties.SpringAi.Expose;
 import dev.mcpx.client.McpClient;
+import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.McpClients;
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.model.Tool;
@@ -78,6 +80,20 @@ public final class McpxToolCallbackProvider implements ToolCallbackProvider, Aut
 		this.failOnUnavailableUpstream = failOnUnavailableUpstream;
 		this.json = json;
 		this.listing = Executors.newCachedThreadPool(daemonThreads());
+	}
+
+	/**
+	 * A provider of every tool of the given clients under its own name, with none of the
+	 * {@code spring-ai.*} properties applied: for applications that build their clients
+	 * themselves.
+	 * @param clients the clients
+	 * @return a provider; close it to stop its listing threads
+	 */
+	public static McpxToolCallbackProvider of(McpClients clients) {
+		ToolExposure all = new ToolExposure("", Expose.ALL, true, List.of(), List.of());
+		return new McpxToolCallbackProvider(clients, (name) -> all,
+				(name) -> McpClientBuilder.DEFAULT_CONNECT_TIMEOUT.plus(McpClientBuilder.DEFAULT_HANDSHAKE_TIMEOUT),
+				(upstream, tool) -> true, false, JsonMapper.shared());
 	}
 
 	@Override

@@ -7,9 +7,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.ai.tool.definition.ToolDefinition;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.mcpx.testsupport.NodePeer;
 
@@ -22,6 +25,7 @@ import static org.awaitility.Awaitility.await;
  * scripted model) over mcpx's tool callbacks, against the official TypeScript v1 SDK server
  * ({@code legacy-server.mjs}), next to a second upstream that is down.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class SpringAiLegacyToolLoopTests {
 
 	private static NodePeer peer;
@@ -112,6 +116,16 @@ class SpringAiLegacyToolLoopTests {
 				.untilAsserted(() -> assertThat(chat.ask("added_later", "{}"))
 					.isEqualTo(ScriptedChatModel.TOOL_SAID + "added_later ran"));
 			assertThat(peer.counts().path("executions").path("added_later").asInt()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void anUpstreamThatStaysDownIsLoggedOncePerOutage(CapturedOutput output) {
+		run((chat) -> {
+			chat.ask("echo", "{\"text\":\"one\"}");
+			chat.ask("echo", "{\"text\":\"two\"}");
+			assertThat(output.getOut().split("MCP upstream 'down' is unavailable", -1)).hasSize(2);
+			assertThat(peer.counts().path("executions").path("echo").asInt()).isEqualTo(2);
 		});
 	}
 
