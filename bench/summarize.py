@@ -152,6 +152,18 @@ def main():
         },
         "ratio_p50_vs_sdk": ratio(p50("fixed/mcpx"), p50("fixed/sdk")),
     }
+    # Spring AI (SpringAiCallbackBenchmark): mcpx's ToolCallback, McpClient.callTool, and Spring AI's
+    # own SyncMcpToolCallback over the SDK client, on the fixed upstream
+    spring_ai = {name: lat(latency, name, "fixed") for name in ("mcpxCallback", "mcpxClient", "sdkCallback")}
+
+    def spring_ai_p50(name):
+        return (spring_ai.get(name) or {}).get("p50_us")
+
+    result["ratio_spring_ai_callback_vs_mcpx_client"] = ratio(spring_ai_p50("mcpxCallback"),
+                                                              spring_ai_p50("mcpxClient"))
+    result["ratio_spring_ai_callback_vs_sdk_callback"] = ratio(spring_ai_p50("mcpxCallback"),
+                                                               spring_ai_p50("sdkCallback"))
+    result["spring_ai"] = spring_ai
     targets = {
         "p50 within 1.15x raw": (result["ratio_p50_vs_raw"], lambda v: v is not None and v <= 1.15, {}),
         "throughput at 16 threads >= 1.2x SDK": (
@@ -161,6 +173,9 @@ def main():
             result["recovery_multiple_of_call"], lambda v: v is not None and v <= 4.0,
             {"recovery_floor_multiple_of_call": result["recovery_floor_multiple_of_call"]}),
         "allocation per call reported": (result["alloc_bytes_per_call"], lambda v: v is not None, {}),
+        "Spring AI callback p50 within 1.05x McpClient.callTool": (
+            result["ratio_spring_ai_callback_vs_mcpx_client"], lambda v: v is not None and v <= 1.05,
+            {"ratio_spring_ai_callback_vs_sdk_callback": result["ratio_spring_ai_callback_vs_sdk_callback"]}),
     }
     result["targets"] = {name: {"value": value, "met": check(value), **context}
                          for name, (value, check, context) in targets.items()}

@@ -34,6 +34,9 @@
 //   POST /admin/cut     {"tool": "<name>", "times": n, "afterPriming": bool} -> the next n calls
 //                        of the tool run their body, then the HTTP response is destroyed before
 //                        the JSON-RPC response is written (see Cuts in peer-common.mjs)
+//   POST /admin/add-tool {"name": "<tool>"} -> a tool that answers "<tool> ran" is added to every
+//                        live session (each announces notifications/tools/list_changed) and to
+//                        every new one
 //
 // Routing details:
 //   - an initialize request always opens a new session, whatever Mcp-Session-Id it carries;
@@ -125,8 +128,20 @@ function tool(name, body) {
 	};
 }
 
+/** Tools added at runtime through /admin/add-tool. */
+const addedTools = [];
+
+function registerAddedTool(server, name) {
+	server.registerTool(
+		name,
+		{ description: `Added at runtime: ${name}`, inputSchema: {} },
+		tool(name, async () => text(`${name} ran`))
+	);
+}
+
 function buildServer() {
 	const server = new McpServer({ name: 'mcpx-legacy-peer', version: '1.0.0' });
+	addedTools.forEach(name => registerAddedTool(server, name));
 	server.registerTool(
 		'echo',
 		{
@@ -297,6 +312,20 @@ async function handleMcp(req, res) {
 const httpServer = createServer(async (req, res) => {
 	try {
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+		if (url.pathname === '/admin/add-tool' && req.method === 'POST') {
+			const { name } = JSON.parse((await readBody(req)) || '{}');
+			if (typeof name !== 'string' || addedTools.includes(name)) {
+				sendJson(res, 400, { error: 'body must be {"name": "<new tool>"}' });
+				return;
+			}
+			addedTools.push(name);
+			// registering on a connected server announces tools/list_changed
+			for (const { server } of sessions.values()) {
+				registerAddedTool(server, name);
+			}
+			sendJson(res, 200, { ok: true, sessions: sessions.size });
+			return;
+		}
 		const admin = await handleAdmin(req, res, url, {
 			counters,
 			cuts,

@@ -137,6 +137,13 @@ public class McpxProperties {
 		@NestedConfigurationProperty
 		private final Restart restart = new Restart();
 
+		/**
+		 * How the upstream's tools are offered to a Spring AI model; unset values fall back to
+		 * mcpx.defaults.spring-ai.
+		 */
+		@NestedConfigurationProperty
+		private final SpringAi springAi = new SpringAi();
+
 		public @Nullable ProtocolMode getProtocol() {
 			return this.protocol;
 		}
@@ -227,6 +234,10 @@ public class McpxProperties {
 
 		public Restart getRestart() {
 			return this.restart;
+		}
+
+		public SpringAi getSpringAi() {
+			return this.springAi;
 		}
 	}
 
@@ -560,6 +571,78 @@ public class McpxProperties {
 
 		public void setCoolDown(@Nullable Duration coolDown) {
 			this.coolDown = coolDown;
+		}
+	}
+
+	/**
+	 * How an upstream's tools become Spring AI tool callbacks, when Spring AI is on the
+	 * classpath; unset values fall back to mcpx.defaults.spring-ai.
+	 */
+	public static class SpringAi {
+		/**
+		 * Prefix of the name of every tool of the upstream, as the model sees it, for example
+		 * weather_.
+		 */
+		private @Nullable String toolPrefix;
+
+		/**
+		 * Which tools the model sees, by their annotations: all, non-destructive or read-only.
+		 */
+		private @Nullable Expose expose;
+
+		/**
+		 * Names or globs (* and ?) of the tools the model sees; empty means every tool.
+		 */
+		private final List<String> include = new ArrayList<>();
+
+		/**
+		 * Names or globs (* and ?) of tools the model never sees, added to
+		 * mcpx.defaults.spring-ai.exclude.
+		 */
+		private final List<String> exclude = new ArrayList<>();
+
+		public @Nullable String getToolPrefix() {
+			return this.toolPrefix;
+		}
+
+		public void setToolPrefix(@Nullable String toolPrefix) {
+			this.toolPrefix = toolPrefix;
+		}
+
+		public @Nullable Expose getExpose() {
+			return this.expose;
+		}
+
+		public void setExpose(@Nullable Expose expose) {
+			this.expose = expose;
+		}
+
+		public List<String> getInclude() {
+			return this.include;
+		}
+
+		public List<String> getExclude() {
+			return this.exclude;
+		}
+
+		/**
+		 * Which tools of an upstream a Spring AI model sees, by the annotations the server
+		 * declared (trusted only when recovery.trust-annotations is true).
+		 */
+		public enum Expose {
+
+			/** Every tool. */
+			ALL,
+
+			/**
+			 * Tools declared read-only or explicitly not destructive; a tool without
+			 * annotations counts as destructive, as the spec's default says.
+			 */
+			NON_DESTRUCTIVE,
+
+			/** Only tools declared read-only. */
+			READ_ONLY
+
 		}
 	}
 

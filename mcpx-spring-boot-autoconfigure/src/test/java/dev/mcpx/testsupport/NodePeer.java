@@ -363,6 +363,18 @@ public final class NodePeer implements AutoCloseable {
 	}
 
 	/**
+	 * Adds a tool at runtime (legacy peer only): every live session registers it, which
+	 * announces {@code notifications/tools/list_changed}, and every new session offers it. The
+	 * tool takes no arguments and answers {@code "<name> ran"}.
+	 * @param name the new tool's name
+	 */
+	public void addTool(String name) {
+		ObjectNode body = JSON.createObjectNode();
+		body.put("name", name);
+		admin("POST", "add-tool", body);
+	}
+
+	/**
 	 * Returns every tool body that ran since the peer started or was last
 	 * {@linkplain #reset() reset}, with its arguments, oldest first (the peer keeps the last
 	 * 100,000): {@code [{"tool": "<name>", "args": {...}}, ...]}.
