@@ -7,6 +7,8 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -310,6 +312,23 @@ final class FixedUpstream implements Upstream {
 	 */
 	public static void main(String[] args) throws IOException {
 		System.setProperty("sun.net.httpserver.idleInterval", "3600"); // keep idle clients' connections
+		if (args.length > 0) {
+			// many upstreams, one port each (ManyUpstreams): prints PORTS <n> <n> ...
+			List<FixedUpstream> upstreams = new ArrayList<>();
+			StringBuilder ports = new StringBuilder("PORTS");
+			for (int i = 0; i < Integer.parseInt(args[0]); i++) {
+				FixedUpstream upstream = start(0, 1);
+				upstreams.add(upstream);
+				ports.append(' ').append(upstream.server.getAddress().getPort());
+			}
+			System.out.println(ports);
+			System.out.flush();
+			while (System.in.read() >= 0) {
+				// Serve until the parent goes away.
+			}
+			upstreams.forEach(FixedUpstream::close);
+			return;
+		}
 		FixedUpstream upstream = start(0, 4);
 		System.out.println("PORT " + upstream.server.getAddress().getPort());
 		System.out.flush();

@@ -33,6 +33,9 @@ public final class Measurements {
 
 	private static final String[] CONTENDERS = { "mcpx", "sdk", "raw" };
 
+	/** Recovery's iterations are reported in this many consecutive rounds, as the call ratios are. */
+	private static final int RECOVERY_ROUNDS = 5;
+
 	private final boolean quick;
 
 	private final Map<String, Object> out = new LinkedHashMap<>();
@@ -55,13 +58,16 @@ public final class Measurements {
 
 	private void run() throws Exception {
 		this.out.put("mode", this.quick ? "quick" : "full");
-		Map<String, Object> perCall = new LinkedHashMap<>();
-		try (Upstream fixed = FixedUpstream.start()) {
-			for (String kind : CONTENDERS) {
-				perCall.put(kind, clientSideCost(fixed, kind));
+		if (!this.quick) {
+			// the rounds (Rounds, Worker) measure it per round in every mode; once more here in full mode
+			Map<String, Object> perCall = new LinkedHashMap<>();
+			try (Upstream fixed = FixedUpstream.start()) {
+				for (String kind : CONTENDERS) {
+					perCall.put(kind, clientSideCost(fixed, kind));
+				}
 			}
+			this.out.put("client_side_per_call_fixed", perCall);
 		}
-		this.out.put("client_side_per_call_fixed", perCall);
 		Map<String, Object> recovery = new LinkedHashMap<>();
 		Map<String, Object> storms = new LinkedHashMap<>();
 		for (String upstreamKind : new String[] { "fixed", "sdk" }) {
@@ -212,6 +218,16 @@ public final class Measurements {
 			result.put("recovery_floor_p90_us", round(percentile(floor, 90) / 1000.0, 1));
 			result.put("recovery_floor_multiple_of_call", round(floorP50 / normalP50, 2));
 			result.put("recovery_multiple_of_floor", round(recoveryP50 / floorP50, 2));
+			// the same ratio in consecutive rounds of the iterations: its spread over time
+			List<Double> perRound = new ArrayList<>();
+			int perRoundIterations = iterations / RECOVERY_ROUNDS;
+			for (int r = 0; r < RECOVERY_ROUNDS; r++) {
+				int from = r * perRoundIterations;
+				int to = (r == RECOVERY_ROUNDS - 1) ? iterations : from + perRoundIterations;
+				perRound.add(round((double) percentile(Arrays.copyOfRange(recovery, from, to), 50)
+						/ percentile(Arrays.copyOfRange(floor, from, to), 50), 3));
+			}
+			result.put("recovery_multiple_of_floor_per_round", perRound);
 			result.put("initialize_per_expiry", round((double) initializes / iterations, 3));
 			if (fixed) {
 				// the failed call, initialize, notifications/initialized, the call again: 4

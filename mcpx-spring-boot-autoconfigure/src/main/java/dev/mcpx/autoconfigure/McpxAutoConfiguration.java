@@ -3,6 +3,7 @@ package dev.mcpx.autoconfigure;
 import java.net.http.HttpClient;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -21,13 +22,14 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.client.RestClient;
 
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.McpClients;
+import dev.mcpx.client.McpHttpClients;
 import dev.mcpx.client.McpInputHandler;
-import dev.mcpx.client.internal.transport.http.BlockingJdkRequestFactory;
 import dev.mcpx.client.recovery.ReplayGate;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -46,9 +48,16 @@ import tools.jackson.databind.json.JsonMapper;
 @Import(McpClientBeanRegistrar.class)
 public final class McpxAutoConfiguration {
 
+	/** The JDK clients of the upstreams, shared by equal HTTP settings, closed with the context. */
 	@Bean
 	@ConditionalOnMissingBean
-	McpClientConfigurer mcpClientConfigurer(McpxProperties properties,
+	McpHttpClients mcpHttpClients() {
+		return new McpHttpClients();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpClientConfigurer mcpClientConfigurer(McpxProperties properties, McpHttpClients httpClients,
 			ObjectProvider<McpClientCustomizer> customizers, ObjectProvider<RestClient.Builder> restClientBuilder,
 			ObjectProvider<ClientHttpRequestFactoryBuilder<?>> requestFactoryBuilder,
 			ObjectProvider<HttpClientSettings> httpClientSettings, ObjectProvider<JsonMapper> jsonMapper,
@@ -68,15 +77,19 @@ public final class McpxAutoConfiguration {
 		ClientHttpRequestFactoryBuilder<?> factoryBuilder = requestFactoryBuilder
 			.getIfAvailable(ClientHttpRequestFactoryBuilder::detect);
 		HttpClientSettings settings = httpClientSettings.getIfAvailable(HttpClientSettings::defaults);
+		// One of Boot's builders, cloned per upstream: each new one builds a request factory (a
+		// JDK client with its selector thread) that mcpx's factory then replaces.
+		Supplier<RestClient.Builder> applicationBuilder = SingletonSupplier
+			.of(() -> restClientBuilder.getIfAvailable(RestClient::builder));
 		return new McpClientConfigurer(properties, ordered, (connectTimeout, sslBundle) -> {
 			// The client enforces its own request deadlines, so no read timeout; and never
 			// follows redirects, which could carry credentials to another origin.
 			HttpClientSettings upstream = withSsl(settings, sslBundle).withConnectTimeout(connectTimeout)
 				.withReadTimeout(null)
 				.withRedirects(HttpRedirects.DONT_FOLLOW);
-			return restClientBuilder.getIfAvailable(RestClient::builder)
+			return applicationBuilder.get()
 				.clone()
-				.requestFactory(requestFactory(factoryBuilder, upstream));
+				.requestFactory(requestFactory(factoryBuilder, upstream, httpClients));
 		}, sslBundles.getIfAvailable());
 	}
 
@@ -108,12 +121,14 @@ public final class McpxAutoConfiguration {
 	 * The application's HTTP client, with the upstream's settings. On the JDK client (Boot's
 	 * choice when no other HTTP library is present) requests are sent blocking with byte
 	 * bodies, which on loopback is several times faster than Spring's streaming request
-	 * factory; HTTP/1.1, since an h2c upgrade attempt gains MCP servers nothing.
+	 * factory; HTTP/1.1, since an h2c upgrade attempt gains MCP servers nothing; and one JDK
+	 * client per distinct settings, built on first use, so that idle upstreams cost no
+	 * threads of their own.
 	 */
 	private static ClientHttpRequestFactory requestFactory(ClientHttpRequestFactoryBuilder<?> builder,
-			HttpClientSettings settings) {
+			HttpClientSettings settings, McpHttpClients httpClients) {
 		if (builder instanceof JdkClientHttpRequestFactoryBuilder) {
-			return new BlockingJdkRequestFactory(new JdkHttpClientBuilder()
+			return httpClients.requestFactory(settings, () -> new JdkHttpClientBuilder()
 				.withCustomizer((client) -> client.version(HttpClient.Version.HTTP_1_1))
 				.build(settings));
 		}

@@ -52,8 +52,8 @@ import dev.mcpx.client.internal.transport.McpTransport;
 import dev.mcpx.client.internal.transport.stdio.LaunchSpec;
 import dev.mcpx.client.internal.transport.stdio.StdioTransport;
 import dev.mcpx.client.internal.transport.Watchdog;
-import dev.mcpx.client.internal.transport.http.BlockingJdkRequestFactory;
 import dev.mcpx.client.internal.transport.http.HttpTransport;
+import dev.mcpx.client.internal.transport.http.SharedHttpClients;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.recovery.DefaultReplayGate;
 import dev.mcpx.client.recovery.ProcessRestartPolicy;
@@ -184,7 +184,8 @@ public final class McpClientBuilder {
 	/**
 	 * Uses the given builder for the HTTP client, so an application's HTTP settings
 	 * (request factory, interceptors, observation) apply. The builder is cloned. Without
-	 * one, the client uses the JDK {@link HttpClient} with the connect timeout.
+	 * one, the client sends straight on a JDK {@link HttpClient}, shared by every client built
+	 * without one and with the same connect timeout, and built on first use.
 	 * @param restClientBuilder the builder
 	 * @return this builder
 	 */
@@ -492,9 +493,22 @@ public final class McpClientBuilder {
 			stats.process(stdio::status);
 			return stdio;
 		}
-		List<AutoCloseable> httpClient = new ArrayList<>();
-		return new HttpTransport(this.name, restClient(httpClient), this.url, baseHeaders(), jsonRpc, watchdog,
-				redaction, this.maxMessageBytes, this.recoveryPolicy.expiryOnBadRequest(), httpClient);
+		if (this.restClientBuilder != null) {
+			return new HttpTransport(this.name, onlyBytes(this.restClientBuilder.clone()).build(), this.url,
+					baseHeaders(), jsonRpc, watchdog, redaction, this.maxMessageBytes,
+					this.recoveryPolicy.expiryOnBadRequest(), List.of());
+		}
+		// No application HTTP settings: straight on a JDK client shared by every upstream with
+		// this connect timeout, built on first use (docs/architecture.md, "The transport seam").
+		Duration timeout = this.connectTimeout;
+		SharedHttpClients.Lease jdkClient = SharedHttpClients.PROCESS.lease(new JdkClientSettings(timeout),
+				() -> McpHttpClients.newJdkClient(timeout));
+		return new HttpTransport(this.name, jdkClient, this.url, baseHeaders(), jsonRpc, watchdog, redaction,
+				this.maxMessageBytes, this.recoveryPolicy.expiryOnBadRequest(), List.of(jdkClient));
+	}
+
+	/** What a JDK client that this builder builds itself is made of: clients of equal settings are shared. */
+	private record JdkClientSettings(Duration connectTimeout) {
 	}
 
 	/** The client's own status first, then the application's listeners, in order. */
@@ -611,31 +625,22 @@ public final class McpClientBuilder {
 		};
 	}
 
-	private RestClient restClient(List<AutoCloseable> releasedOnClose) {
-		if (this.restClientBuilder != null) {
-			return onlyBytes(this.restClientBuilder.clone()).build();
-		}
-		// HTTP/1.1: MCP endpoints are plain HTTP servers; an h2c upgrade attempt buys nothing.
-		HttpClient httpClient = HttpClient.newBuilder()
-			.version(HttpClient.Version.HTTP_1_1)
-			.connectTimeout(this.connectTimeout)
-			.followRedirects(HttpClient.Redirect.NEVER)
-			.build();
-		if (httpClient instanceof AutoCloseable closeable) {
-			// From Java 21 the client can be closed, with its pooled connections and thread;
-			// on Java 17 they go when the client is garbage-collected.
-			releasedOnClose.add(closeable);
-		}
-		return onlyBytes(RestClient.builder().requestFactory(new BlockingJdkRequestFactory(httpClient))).build();
-	}
-
 	/**
 	 * Every body mcpx sends is bytes it encoded itself: the default converters (JSON, XML,
 	 * forms, each with its own mapper) would only cost heap per client and a lookup per
 	 * request.
 	 */
 	private static RestClient.Builder onlyBytes(RestClient.Builder builder) {
-		return builder.messageConverters(List.of(new ByteArrayHttpMessageConverter()));
+		ByteArrayHttpMessageConverter bytes = new ByteArrayHttpMessageConverter();
+		// A builder an application configured (Boot's) also registers converters when it is
+		// built, each default one with a mapper of its own: left as they are, they are built
+		// again for every upstream's client. Configured last, this leaves only the bytes.
+		return builder.messageConverters(List.of(bytes))
+			.configureMessageConverters((converters) -> converters.disableDefaults()
+				.configureMessageConvertersList((list) -> {
+					list.clear();
+					list.add(bytes);
+				}));
 	}
 
 	private static URI validateUrl(String name, URI url) {

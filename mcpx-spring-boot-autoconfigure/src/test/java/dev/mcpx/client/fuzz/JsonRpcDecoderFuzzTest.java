@@ -68,6 +68,65 @@ class JsonRpcDecoderFuzzTest {
 	}
 
 	/** A round trip of what the client writes: its own messages are always read back as written. */
+	/**
+	 * {@link JsonRpc#decode(byte[])} streams a response's envelope: on any bytes it must give
+	 * what parsing the whole tree and {@link JsonRpc#read(JsonNode) reading} it gives, the
+	 * same message or the same failure, including on bytes cut short, followed by more
+	 * content, or carrying a member twice.
+	 */
+	@Test
+	void decodingInOnePassAgreesWithReadingTheTree() {
+		Random random = Seeds.random("JsonRpc.decode against read(parse)");
+		int cases = Seeds.iterations(20_000);
+		JsonMapper mapper = JsonMapper.builder().build();
+		for (int c = 0; c < cases; c++) {
+			JsonNode tree = (random.nextInt(4) == 0) ? anyValue(random, 0) : messageShaped(random);
+			String text = mapper.writeValueAsString(tree);
+			switch (random.nextInt(6)) {
+				case 0 -> text = text.substring(0, random.nextInt(text.length() + 1));
+				case 1 -> text = text + (random.nextBoolean() ? " {}" : " x");
+				case 2 -> text = text.replaceFirst("\\{", "{\"id\":" + random.nextInt(3) + ",");
+				default -> {
+				}
+			}
+			assertDecodesAsTheTree(c, text);
+		}
+		for (String text : List.of("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":null}",
+				"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{},\"result\":[]}",
+				"{\"jsonrpc\":\"2.0\",\"id\":99999999999,\"result\":{\"a\":1.5}}",
+				"{\"jsonrpc\":\"2.0\",\"id\":999999999999999999999,\"result\":{}}",
+				"{\"jsonrpc\":\"2.0\",\"id\":\"7\",\"result\":{\"content\":[]},\"_meta\":{\"x\":[1,{}]}}",
+				"{\"jsonrpc\":\"2.0\",\"id\":1.0,\"result\":{}}", "{\"jsonrpc\":2.0,\"id\":1,\"result\":{}}",
+				"{\"id\":1,\"result\":{},\"jsonrpc\":\"2.0\"}", "{\"id\":1,\"result\":{}}",
+				"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{},\"error\":{\"code\":1}}",
+				"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}} ", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}}",
+				"[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}]", "", " ", "null")) {
+			assertDecodesAsTheTree(-1, text);
+		}
+	}
+
+	private void assertDecodesAsTheTree(int c, String text) {
+		byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+		for (boolean bytes : new boolean[] { true, false }) {
+			Object expected;
+			try {
+				expected = this.jsonRpc.read(bytes ? this.jsonRpc.parse(utf8) : this.jsonRpc.parse(text));
+			}
+			catch (RuntimeException ex) {
+				expected = ex.getClass().getName() + ": " + ex.getMessage();
+			}
+			Object actual;
+			try {
+				actual = bytes ? this.jsonRpc.decode(utf8)
+						: this.jsonRpc.decode(text);
+			}
+			catch (RuntimeException ex) {
+				actual = ex.getClass().getName() + ": " + ex.getMessage();
+			}
+			assertThat(actual).as("case %d (%s): decode(%s)", c, bytes ? "bytes" : "text", text).isEqualTo(expected);
+		}
+	}
+
 	@Test
 	void everyMessageTheClientWritesIsReadBackAsWritten() {
 		Random random = Seeds.random("JsonRpc round trip");

@@ -312,10 +312,6 @@ class McpOAuthCredentialsWireTest {
 	}
 
 	@Test
-	@org.junit.jupiter.api.Disabled("not yet ported onto the recovery loop of the new core: the replay after new "
-			+ "credentials that meets a connection closed during the flow surfaces McpStreamLostException instead of "
-			+ "going to the lost-stream rule (RefusedCredentialsRule/LostStreamRule; it passed on the old "
-			+ "RecoveringExecutor)")
 	void aReplayWhoseConnectionDiedWhileAuthorizingIsSentAgainWhenItIsSafe() {
 		String bearer = "Bearer " + TOKEN;
 		mcp.stubFor(method("tools/list").atPriority(5).willReturn(unauthorized()));
@@ -335,6 +331,30 @@ class McpOAuthCredentialsWireTest {
 		}
 		mcp.verify(2, postRequestedFor(urlEqualTo("/mcp")).withHeader("Authorization", equalTo(bearer))
 			.withRequestBody(matchingJsonPath("$.method", equalTo("tools/list"))));
+		assertThat(tokenRequests()).isEqualTo(1);
+	}
+
+	@Test
+	void aHandshakeWhoseConnectionDiedWhileAuthorizingIsSentOnceMore() {
+		String bearer = "Bearer " + TOKEN;
+		mcp.stubFor(method("initialize").atPriority(1)
+			.withHeader("Authorization", absent())
+			.willReturn(unauthorized()));
+		mcp.stubFor(method("initialize").atPriority(2)
+			.withHeader("Authorization", equalTo(bearer))
+			.inScenario("stale handshake")
+			.whenScenarioStateIs(com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED)
+			.willReturn(aResponse().withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER))
+			.willSetStateTo("fresh connection"));
+		mcp.stubFor(method("tools/list").willReturn(
+				okJson(result("{\"tools\":[{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"}}]}"))));
+		try (McpClient client = client(clientCredentials().build())) {
+			assertThat(client.callTool("echo", Map.of()).text()).isEqualTo("ok");
+		}
+		mcp.verify(2, postRequestedFor(urlEqualTo("/mcp")).withHeader("Authorization", equalTo(bearer))
+			.withRequestBody(matchingJsonPath("$.method", equalTo("initialize"))));
+		mcp.verify(1, postRequestedFor(urlEqualTo("/mcp"))
+			.withRequestBody(matchingJsonPath("$.method", equalTo("tools/call"))));
 		assertThat(tokenRequests()).isEqualTo(1);
 	}
 

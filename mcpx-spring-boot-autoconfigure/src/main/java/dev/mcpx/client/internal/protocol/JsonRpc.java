@@ -6,6 +6,9 @@ import org.jspecify.annotations.Nullable;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -21,11 +24,19 @@ public final class JsonRpc {
 	private final JsonMapper mapper;
 
 	/**
+	 * Whether a response's envelope may be streamed ({@link #decode(byte[])}): only when the
+	 * mapper reads integers as the plain tree does, so that both paths build equal ids.
+	 */
+	private final boolean streamEnvelope;
+
+	/**
 	 * Creates a codec on the given mapper.
 	 * @param mapper the mapper used for every message
 	 */
 	public JsonRpc(JsonMapper mapper) {
 		this.mapper = mapper;
+		this.streamEnvelope = !mapper.isEnabled(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+				&& !mapper.isEnabled(DeserializationFeature.USE_LONG_FOR_INTS);
 	}
 
 	/**
@@ -131,6 +142,106 @@ public final class JsonRpc {
 	 */
 	public JsonNode parse(String json) {
 		return this.mapper.readTree(json);
+	}
+
+	/**
+	 * Parses and classifies one message: {@link #read(JsonNode) read}{@code (}{@link #parse(byte[])
+	 * parse}{@code (json))} in one pass where it can. The common message, a successful
+	 * response, is streamed: its envelope ({@code jsonrpc}, {@code id}) is read token by
+	 * token and only its {@code result} becomes a tree. Anything else (a request, a
+	 * notification, an error, a message that is malformed or unusual in any way) is parsed
+	 * as a whole tree and classified by {@link #read(JsonNode)}, so every message yields the
+	 * same value and every failure the same exception as on that path.
+	 * @param json the bytes of one JSON value
+	 * @return the message
+	 * @throws JacksonException if the bytes are not JSON
+	 * @throws MalformedMessageException if the value is not a JSON-RPC 2.0 message
+	 */
+	public JsonRpcMessage decode(byte[] json) {
+		JsonRpcMessage.Response response = this.streamEnvelope ? streamedResponse(json, null) : null;
+		return (response != null) ? response : read(parse(json));
+	}
+
+	/**
+	 * Parses and classifies one message given as text, as {@link #decode(byte[])} does.
+	 * @param json one JSON value
+	 * @return the message
+	 * @throws JacksonException if the text is not JSON
+	 * @throws MalformedMessageException if the value is not a JSON-RPC 2.0 message
+	 */
+	public JsonRpcMessage decode(String json) {
+		JsonRpcMessage.Response response = this.streamEnvelope ? streamedResponse(null, json) : null;
+		return (response != null) ? response : read(parse(json));
+	}
+
+	/**
+	 * A successful response read in one pass, or {@code null} when the message is anything
+	 * else or anything is unusual about it (the caller then takes the tree path).
+	 */
+	JsonRpcMessage.@Nullable Response streamedResponse(byte @Nullable [] bytes, @Nullable String text) {
+		try (JsonParser parser = (bytes != null) ? this.mapper.createParser(bytes) : this.mapper.createParser(text)) {
+			if (parser.nextToken() != JsonToken.START_OBJECT) {
+				return null;
+			}
+			boolean version = false;
+			JsonNode id = null;
+			JsonNode result = null;
+			for (String name = parser.nextName(); name != null; name = parser.nextName()) {
+				JsonToken value = parser.nextToken();
+				switch (name) {
+					case "jsonrpc" -> {
+						if (version || value != JsonToken.VALUE_STRING || !VERSION.equals(parser.getString())) {
+							return null;
+						}
+						version = true;
+					}
+					case "id" -> {
+						if (id != null) {
+							return null;
+						}
+						id = streamedId(parser, value);
+						if (id == null) {
+							return null;
+						}
+					}
+					case "result" -> {
+						if (result != null || value == JsonToken.VALUE_NULL) {
+							return null;
+						}
+						result = parser.readValueAsTree();
+					}
+					// a request, a notification or an error: the tree path classifies them
+					case "method", "error" -> {
+						return null;
+					}
+					// members JSON-RPC does not define are ignored, as on the tree path
+					default -> parser.skipChildren();
+				}
+			}
+			if (parser.currentToken() != JsonToken.END_OBJECT || parser.nextToken() != null || !version || id == null
+					|| result == null) {
+				return null; // trailing content or a missing member: the tree path says what is wrong
+			}
+			return new JsonRpcMessage.Response(id, result, null);
+		}
+		catch (JacksonException ex) {
+			return null; // the tree path reports it
+		}
+	}
+
+	/** A string or an integer id, as the tree would hold it; {@code null} for anything else. */
+	private @Nullable JsonNode streamedId(JsonParser parser, JsonToken value) {
+		if (value == JsonToken.VALUE_STRING) {
+			return this.mapper.getNodeFactory().stringNode(parser.getString());
+		}
+		if (value == JsonToken.VALUE_NUMBER_INT) {
+			return switch (parser.getNumberType()) {
+				case INT -> this.mapper.getNodeFactory().numberNode(parser.getIntValue());
+				case LONG -> this.mapper.getNodeFactory().numberNode(parser.getLongValue());
+				default -> null;
+			};
+		}
+		return null;
 	}
 
 	/**

@@ -68,6 +68,20 @@ public record Attempt(@Nullable McpRequest request, @Nullable SessionState on, @
 	}
 
 	/**
+	 * Whether a rule recovered this request already, leaving out resumed streams and
+	 * refreshed credentials. A refused credential proves its send never ran, and renewing
+	 * it (an authorization flow) can take long enough for the server to close the idle
+	 * connection the replay then meets; the replay's own failure still gets its one
+	 * recovery.
+	 * @return {@code true} after a recovery other than a credentials refresh
+	 */
+	public boolean recoveredBesidesCredentials() {
+		return this.fired.stream()
+			.anyMatch((rule) -> rule != Rule.STREAM_RESUMPTION && rule != Rule.REFUSED_CREDENTIALS
+					&& rule != Rule.STEP_UP);
+	}
+
+	/**
 	 * What is left of the current send's timeout.
 	 * @param nowNanos the current {@code System.nanoTime()}
 	 * @return the time left, zero or negative when spent

@@ -21,9 +21,12 @@ final class FollowUps {
 			new VersionRenegotiationRule(), new HeaderCorrectionRule(), new EraChangeRule(),
 			new StreamResumptionRule(), new LostStreamRule());
 
-	/** The rules that apply while the session is being opened, before any request is sent. */
+	/**
+	 * The rules that apply while the session is being opened, before any request is sent;
+	 * a lost handshake only right after new credentials.
+	 */
 	private static final List<RecoveryRule> OPENING_RULES = List.of(new RefusedCredentialsRule(),
-			new VersionRenegotiationRule());
+			new VersionRenegotiationRule(), new LostStreamRule());
 
 	private final Recovery recovery;
 

@@ -32,7 +32,13 @@ final class LostStreamRule implements RecoveryRule {
 
 	@Override
 	public @Nullable FollowUp decide(Attempt failed, McpException failure, Recovery recovery) {
-		if (!(failure instanceof McpStreamLostException lost) || failed.request() == null || failed.on() == null) {
+		if (!(failure instanceof McpStreamLostException lost)) {
+			return null;
+		}
+		if (failed.on() == null) {
+			return afterRefreshedCredentials(failed, lost);
+		}
+		if (failed.request() == null) {
 			return null;
 		}
 		McpRequest request = failed.request();
@@ -40,7 +46,7 @@ final class LostStreamRule implements RecoveryRule {
 			recovery.refused(request, ReplayCause.STREAM_LOST, "recovery of broken streams is off");
 			return FollowUp.giveUp(notReissued(request, lost, "recovery of broken streams is off"));
 		}
-		if (failed.recovered()) {
+		if (failed.recoveredBesidesCredentials()) {
 			return FollowUp.giveUp(lost);
 		}
 		if (failed.executedSoFar(true) >= RecoveringExecutor.MAX_EXECUTIONS) {
@@ -70,6 +76,22 @@ final class LostStreamRule implements RecoveryRule {
 		long delay = responseStarted ? 0 : STALE_CONNECTION_PAUSE.toMillis();
 		return FollowUp.retry(failed.resend(on, request, true, Rule.LOST_STREAM), Rule.LOST_STREAM,
 				decision.reason(), delay);
+	}
+
+	/**
+	 * The handshake after new credentials lost its connection before any response: the
+	 * authorization flow can outlast the server's idle timeout of the pooled connection.
+	 * Opening is safe to repeat (a new session nobody uses yet, or {@code server/discover}),
+	 * once, after the pause that lets the pool drop the closed connections.
+	 */
+	private static @Nullable FollowUp afterRefreshedCredentials(Attempt failed, McpStreamLostException lost) {
+		boolean responseStarted = lost instanceof StreamLost plumbing && plumbing.responseStarted();
+		if (!failed.hasFired(Rule.REFUSED_CREDENTIALS) || failed.hasFired(Rule.LOST_STREAM) || responseStarted) {
+			return null;
+		}
+		return FollowUp.retry(failed.reopen(Rule.LOST_STREAM), Rule.LOST_STREAM,
+				"the handshake after new credentials lost its connection before any response",
+				STALE_CONNECTION_PAUSE.toMillis());
 	}
 
 	private static McpStreamLostException notReissued(McpRequest request, McpStreamLostException lost,

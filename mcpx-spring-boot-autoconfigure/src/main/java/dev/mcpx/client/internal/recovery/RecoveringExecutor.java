@@ -35,7 +35,9 @@ import tools.jackson.databind.JsonNode;
  * otherwise: an expired session, refused credentials, a refused version or headers);</li>
  * <li>it is <em>sent</em> at most three times: the first send, {@link #MAX_RECOVERIES} (1)
  * recovery, and, only when the re-issue of a lost stream meets an expired session, one more
- * send into the renewed session, since that refusal proves the re-issue never ran;</li>
+ * send into the renewed session, since that refusal proves the re-issue never ran. Sends
+ * refused for their credentials come on top (at most two: one refresh and one step-up), as
+ * a refusal proves the send never ran and the replay it leads to keeps its own recovery;</li>
  * <li>a broken legacy stream is resumed at most {@code resumption-attempts} times per
  * send; resuming reads the same execution and is not a send.</li>
  * </ul>

@@ -38,9 +38,9 @@ final class SessionExpiryRule implements RecoveryRule {
 					+ " found its session expired again on its one retry (at most " + RecoveringExecutor.MAX_RECOVERIES
 					+ ")", evidence));
 		}
-		if (failed.recovered() && !failed.hasFired(Rule.LOST_STREAM)) {
-			// Only the re-issue of a lost stream may meet an expiry and still be recovered:
-			// its session died with the connection.
+		if (failed.recoveredBesidesCredentials() && !failed.hasFired(Rule.LOST_STREAM)) {
+			// Only the re-issue of a lost stream, or of refreshed credentials, may meet an
+			// expiry and still be recovered: neither proves the session alive.
 			return FollowUp.giveUp(evidence);
 		}
 		SessionState next = recovery.renew(dead, request, evidence, gone.status());

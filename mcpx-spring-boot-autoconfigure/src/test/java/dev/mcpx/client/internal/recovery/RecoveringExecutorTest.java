@@ -211,6 +211,46 @@ class RecoveringExecutorTest {
 	}
 
 	@Test
+	void aReplayAfterRefreshedCredentialsThatLosesItsStreamGoesToTheReplayGate() {
+		// The authorization flow took long enough for the server to close the idle connection.
+		FakeSession session = new FakeSession()
+			.failing(new McpAuthenticationException(UPSTREAM, "tools/call", 401, null), lost());
+		annotate("set_value", idempotent());
+		assertThat(executor(session).execute(call("set_value")).path("ok").asBoolean()).isTrue();
+		assertThat(session.received).containsExactly("tools/call@1", "tools/call@1", "tools/call@1");
+		assertThat(this.events).extracting((event) -> ((McpRequestReissuedEvent) event).cause())
+			.containsExactly(ReplayCause.CREDENTIALS_REFRESHED, ReplayCause.STREAM_LOST);
+	}
+
+	@Test
+	void aDestructiveReplayAfterRefreshedCredentialsThatLosesItsStreamIsNotSentAgain() {
+		FakeSession session = new FakeSession()
+			.failing(new McpAuthenticationException(UPSTREAM, "tools/call", 401, null), lost());
+		annotate("delete_item", ToolAnnotations.NONE);
+		assertThatThrownBy(() -> executor(session).execute(call("delete_item")))
+			.isInstanceOfSatisfying(McpStreamLostException.class, (ex) -> {
+				assertThat(ex.getMessage()).contains("was not re-issued");
+				assertThat(ex.getSuppressed()).hasExactlyElementsOfTypes(McpAuthenticationException.class);
+			});
+		assertThat(session.received).containsExactly("tools/call@1", "tools/call@1");
+		assertThat(eventNames()).containsExactly("McpRequestReissuedEvent", "McpReissueRefusedEvent");
+	}
+
+	@Test
+	void theWorstSequenceAfterRefreshedCredentialsStillExecutesTheRequestAtMostTwice() {
+		// Refused (never ran), lost (may have run), expired (never ran), lost again (may have run).
+		FakeSession session = new FakeSession().failing(new McpAuthenticationException(UPSTREAM, "tools/call", 401,
+				null), lost(), expiry(), lost());
+		annotate("set_value", idempotent());
+		assertThatThrownBy(() -> executor(session).execute(call("set_value")))
+			.isInstanceOf(McpStreamLostException.class);
+		assertThat(session.received).containsExactly("tools/call@1", "tools/call@1", "tools/call@1", "initialize",
+				"tools/call@2");
+		long mayHaveRun = session.received.size() - 1 /* initialize */ - 2 /* the sends answered 401 and 404 */;
+		assertThat(mayHaveRun).isEqualTo(RecoveringExecutor.MAX_EXECUTIONS);
+	}
+
+	@Test
 	void aFailureNoRuleKnowsIsTheAnswerAtOnce() {
 		McpException other = new McpHttpStatusException(UPSTREAM, "tools/call", 500, null, null);
 		FakeSession session = new FakeSession().failing(other);

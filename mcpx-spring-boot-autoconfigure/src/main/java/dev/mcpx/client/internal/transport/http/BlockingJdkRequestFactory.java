@@ -3,16 +3,13 @@ package dev.mcpx.client.internal.transport.http;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.function.Supplier;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -20,7 +17,6 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.client.ClientHttpRequest;
 import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.http.client.ClientHttpResponse;
-import org.springframework.util.CollectionUtils;
 
 /**
  * A request factory on the JDK {@link HttpClient} that sends each request with the
@@ -37,23 +33,23 @@ import org.springframework.util.CollectionUtils;
  */
 public final class BlockingJdkRequestFactory implements ClientHttpRequestFactory {
 
-	/** Headers the JDK client sets itself and refuses from callers. */
-	private static final Set<String> RESTRICTED = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-
-	static {
-		RESTRICTED.addAll(Set.of("connection", "content-length", "expect", "host", "upgrade"));
-	}
-
-	/** The largest rest of a body read to its end on close, so that its connection is kept. */
-	private static final long MAX_DRAINED_BYTES = 64 * 1024;
-
-	private final HttpClient client;
+	private final Supplier<HttpClient> client;
 
 	/**
 	 * Creates a factory on the given client.
 	 * @param client the client, configured with its connect timeout, TLS and redirects
 	 */
 	public BlockingJdkRequestFactory(HttpClient client) {
+		this(() -> client);
+	}
+
+	/**
+	 * Creates a factory on a client obtained when the first request is sent, so that
+	 * nothing is built before first use.
+	 * @param client supplies the client, configured with its connect timeout, TLS and
+	 * redirects; asked on every request, so it returns the same client cheaply
+	 */
+	public BlockingJdkRequestFactory(Supplier<HttpClient> client) {
 		this.client = client;
 	}
 
@@ -106,25 +102,8 @@ public final class BlockingJdkRequestFactory implements ClientHttpRequestFactory
 
 		@Override
 		public ClientHttpResponse execute() throws IOException {
-			HttpRequest.Builder request = HttpRequest.newBuilder(this.uri);
-			// The map itself: HttpHeaders.forEach builds a case-insensitive name set per call.
-			this.headers.asMultiValueMap().forEach((name, values) -> {
-				if (!RESTRICTED.contains(name)) {
-					values.forEach((value) -> request.header(name, value));
-				}
-			});
-			byte[] bytes = this.body.toByteArray();
-			request.method(this.method.name(), (bytes.length > 0) ? HttpRequest.BodyPublishers.ofByteArray(bytes)
-					: HttpRequest.BodyPublishers.noBody());
-			try {
-				return new Response(BlockingJdkRequestFactory.this.client.send(request.build(),
-						InterruptibleBody.handler()));
-			}
-			catch (InterruptedException ex) {
-				// The watchdog's deadline, usually: the caller's guard clears the flag again.
-				Thread.currentThread().interrupt();
-				throw new InterruptedIOException("interrupted while waiting for the response");
-			}
+			return new Response(JdkHttp.send(BlockingJdkRequestFactory.this.client.get(), this.uri, this.method.name(),
+					this.headers, this.body.toByteArray()));
 		}
 
 	}
@@ -137,8 +116,7 @@ public final class BlockingJdkRequestFactory implements ClientHttpRequestFactory
 
 		Response(HttpResponse<InputStream> response) {
 			this.response = response;
-			// A view, not a copy: the JDK's map is already read-only and case-insensitive.
-			this.headers = HttpHeaders.readOnlyHttpHeaders(CollectionUtils.toMultiValueMap(response.headers().map()));
+			this.headers = JdkHttp.headers(response);
 		}
 
 		@Override
@@ -161,34 +139,10 @@ public final class BlockingJdkRequestFactory implements ClientHttpRequestFactory
 			return this.response.body();
 		}
 
-		/**
-		 * Releases the connection. The JDK client pools a connection only if its body was
-		 * read to the end; closing it before the end drops the connection, and the next
-		 * request pays for a new one (measured: one call in five, before this). So a body
-		 * of a small declared length is read to its end first: it cannot run past its
-		 * length, and a stall is cut by the exchange's deadline, which closes the body. A
-		 * body without a length may never end (an event stream) and is cut at once.
-		 */
+		/** Releases the connection, keeping it when the body is small enough to finish. */
 		@Override
 		public void close() {
-			InputStream body = this.response.body();
-			try {
-				long length = this.response.headers().firstValueAsLong("Content-Length").orElse(-1);
-				if (length >= 0 && length <= MAX_DRAINED_BYTES) {
-					for (long read = 0; read <= length && body.read() != -1; read++) {
-						// what the reader left of the body
-					}
-				}
-			}
-			catch (IOException | NumberFormatException ex) {
-				// Already closed or broken, or a length that is not one: closing is all that is left.
-			}
-			try {
-				body.close();
-			}
-			catch (IOException ex) {
-				// Closing only releases the connection.
-			}
+			JdkHttp.release(this.response);
 		}
 
 	}

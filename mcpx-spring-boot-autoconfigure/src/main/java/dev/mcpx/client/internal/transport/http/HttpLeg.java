@@ -4,7 +4,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -16,26 +21,45 @@ import dev.mcpx.client.internal.transport.NotSentException;
 
 /**
  * One HTTP exchange with the MCP endpoint per call, on the caller's thread: the request
- * goes out through the {@link RestClient}, the response is handed to a reader while open.
- * It knows HTTP, not MCP: {@link HttpTransport} decides which headers go out and what a
- * status means. Each call makes exactly one attempt.
+ * goes out through the application's {@link RestClient} (its request factory,
+ * interceptors and observation apply), or, when the client was built without one, straight
+ * to the JDK {@link HttpClient} (see {@link JdkHttp}), which sends the same request without
+ * the pipeline nothing uses then; the response is handed to a reader while open. It knows
+ * HTTP, not MCP: {@link HttpTransport} decides which headers go out and what a status
+ * means. Each call makes exactly one attempt.
  */
 final class HttpLeg {
 
 	/** 2025-11-25 transports §Sending Messages, rule 2: both types, always. */
 	static final String ACCEPT_POST = "application/json, text/event-stream";
 
-	private final RestClient restClient;
+	private static final byte[] NO_BODY = new byte[0];
+
+	private final @Nullable RestClient restClient;
+
+	private final @Nullable Supplier<HttpClient> jdkClient;
 
 	private final URI endpoint;
 
 	/**
-	 * Creates a transport for one MCP endpoint.
+	 * Creates the exchanges with one MCP endpoint through a {@link RestClient}.
 	 * @param restClient the client that performs the exchanges
 	 * @param endpoint the MCP endpoint URL
 	 */
 	HttpLeg(RestClient restClient, URI endpoint) {
 		this.restClient = restClient;
+		this.jdkClient = null;
+		this.endpoint = endpoint;
+	}
+
+	/**
+	 * Creates the exchanges with one MCP endpoint straight on a JDK client.
+	 * @param jdkClient supplies the client on every exchange (built on first use)
+	 * @param endpoint the MCP endpoint URL
+	 */
+	HttpLeg(Supplier<HttpClient> jdkClient, URI endpoint) {
+		this.restClient = null;
+		this.jdkClient = jdkClient;
 		this.endpoint = endpoint;
 	}
 
@@ -90,8 +114,47 @@ final class HttpLeg {
 		return exchange(HttpMethod.DELETE, null, headers, Response::status);
 	}
 
-	private <T> T exchange(HttpMethod method, byte[] body, Consumer<HttpHeaders> headers, ResponseReader<T> reader)
-			throws IOException {
+	private <T> T exchange(HttpMethod method, byte @Nullable [] body, Consumer<HttpHeaders> headers,
+			ResponseReader<T> reader) throws IOException {
+		Supplier<HttpClient> jdk = this.jdkClient;
+		return (jdk != null) ? direct(jdk.get(), method, body, headers, reader)
+				: throughRestClient(method, body, headers, reader);
+	}
+
+	/**
+	 * The exchange as {@link #throughRestClient} makes it with the blocking JDK request
+	 * factory, minus the pipeline: the same request on the wire, the same failures (a
+	 * request provably never sent is a {@link NotSentException}), the same release of the
+	 * response.
+	 */
+	private <T> T direct(HttpClient client, HttpMethod method, byte @Nullable [] body, Consumer<HttpHeaders> headers,
+			ResponseReader<T> reader) throws IOException {
+		HttpHeaders requestHeaders = new HttpHeaders();
+		headers.accept(requestHeaders);
+		HttpResponse<InputStream> response;
+		try {
+			response = JdkHttp.send(client, this.endpoint, method.name(), requestHeaders,
+					(body != null) ? body : NO_BODY);
+		}
+		catch (IOException ex) {
+			throw NotSentException.provesNotSent(ex) ? new NotSentException(ex) : ex;
+		}
+		InputStream stream = response.body();
+		T result;
+		try {
+			result = reader.read(new Response(response.statusCode(), JdkHttp.headers(response), stream));
+		}
+		catch (IOException | RuntimeException ex) {
+			// As below: abort the body rather than drain what may never end.
+			closeQuietly(stream);
+			throw ex;
+		}
+		JdkHttp.release(response);
+		return result;
+	}
+
+	private <T> T throughRestClient(HttpMethod method, byte @Nullable [] body, Consumer<HttpHeaders> headers,
+			ResponseReader<T> reader) throws IOException {
 		RestClient.RequestBodySpec spec = this.restClient.method(method).uri(this.endpoint).headers(headers);
 		if (body != null) {
 			spec = spec.body(body);

@@ -4,12 +4,14 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -105,8 +107,38 @@ public final class HttpTransport implements McpTransport {
 	public HttpTransport(String upstream, RestClient restClient, URI endpoint, Consumer<HttpHeaders> baseHeaders,
 			JsonRpc jsonRpc, Watchdog watchdog, Redaction redaction, int maxMessageBytes, boolean expiryOnBadRequest,
 			List<AutoCloseable> resources) {
+		this(upstream, new HttpLeg(restClient, endpoint), baseHeaders, jsonRpc, watchdog, redaction, maxMessageBytes,
+				expiryOnBadRequest, resources);
+	}
+
+	/**
+	 * Creates the transport of one client that sends straight on a JDK client, without a
+	 * {@link RestClient} (no application HTTP settings to apply): the same requests, answers
+	 * and failures as through a {@code RestClient} on {@link BlockingJdkRequestFactory}.
+	 * @param upstream the upstream name
+	 * @param jdkClient supplies the JDK client on each exchange (built on first use,
+	 * possibly shared with other upstreams: {@link SharedHttpClients})
+	 * @param endpoint the MCP endpoint
+	 * @param baseHeaders adds the headers every message carries (authorization, custom)
+	 * @param jsonRpc the message codec
+	 * @param watchdog enforces the transport's own bounds (resumption patience, stream end)
+	 * @param redaction scrubs secrets from the server's error text
+	 * @param maxMessageBytes the largest message accepted
+	 * @param expiryOnBadRequest whether a 400 naming the session shows it gone
+	 * @param resources released on {@link #close()} (the lease on the JDK client)
+	 */
+	public HttpTransport(String upstream, Supplier<HttpClient> jdkClient, URI endpoint,
+			Consumer<HttpHeaders> baseHeaders, JsonRpc jsonRpc, Watchdog watchdog, Redaction redaction,
+			int maxMessageBytes, boolean expiryOnBadRequest, List<AutoCloseable> resources) {
+		this(upstream, new HttpLeg(jdkClient, endpoint), baseHeaders, jsonRpc, watchdog, redaction, maxMessageBytes,
+				expiryOnBadRequest, resources);
+	}
+
+	private HttpTransport(String upstream, HttpLeg leg, Consumer<HttpHeaders> baseHeaders, JsonRpc jsonRpc,
+			Watchdog watchdog, Redaction redaction, int maxMessageBytes, boolean expiryOnBadRequest,
+			List<AutoCloseable> resources) {
 		this.upstream = upstream;
-		this.leg = new HttpLeg(restClient, endpoint);
+		this.leg = leg;
 		this.baseHeaders = baseHeaders;
 		this.jsonRpc = jsonRpc;
 		this.watchdog = watchdog;
@@ -323,9 +355,9 @@ public final class HttpTransport implements McpTransport {
 		if (bytes.length == 0) {
 			throw new StreamBrokenException("the JSON body was empty", null, null);
 		}
-		JsonNode json;
+		JsonRpcMessage message;
 		try {
-			json = this.jsonRpc.parse(bytes);
+			message = this.jsonRpc.decode(bytes);
 		}
 		catch (UnexpectedEndOfInputException ex) {
 			throw new StreamBrokenException("the JSON body ended before the response was complete", ex, null);
@@ -333,7 +365,9 @@ public final class HttpTransport implements McpTransport {
 		catch (JacksonException ex) {
 			throw new McpProtocolException(this.upstream, method + " was answered with malformed JSON", ex);
 		}
-		JsonRpcMessage message = decode(json, method);
+		catch (JsonRpc.MalformedMessageException ex) {
+			throw malformed(method, ex);
+		}
 		if (message instanceof JsonRpcMessage.Response reply && matches(reply.id(), id)) {
 			return reply;
 		}
@@ -417,23 +451,19 @@ public final class HttpTransport implements McpTransport {
 	}
 
 	private JsonRpcMessage decode(SseEvent event, String method) {
-		JsonNode json;
 		try {
-			json = this.jsonRpc.parse(event.data());
+			return this.jsonRpc.decode(event.data());
 		}
 		catch (JacksonException ex) {
 			throw new McpProtocolException(this.upstream, method + "'s event stream carried malformed JSON", ex);
 		}
-		return decode(json, method);
+		catch (JsonRpc.MalformedMessageException ex) {
+			throw malformed(method, ex);
+		}
 	}
 
-	private JsonRpcMessage decode(JsonNode json, String method) {
-		try {
-			return this.jsonRpc.read(json);
-		}
-		catch (JsonRpc.MalformedMessageException ex) {
-			throw new McpProtocolException(this.upstream, method + ": " + ex.getMessage(), null);
-		}
+	private McpProtocolException malformed(String method, JsonRpc.MalformedMessageException ex) {
+		return new McpProtocolException(this.upstream, method + ": " + ex.getMessage(), null);
 	}
 
 	/**

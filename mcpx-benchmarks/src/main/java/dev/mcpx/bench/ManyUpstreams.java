@@ -1,0 +1,173 @@
+package dev.mcpx.bench;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+
+import dev.mcpx.client.McpClient;
+import dev.mcpx.client.McpClients;
+import dev.mcpx.client.McpHttpClients;
+
+/**
+ * An application with many configured upstreams, the way an application has them: a Spring
+ * Boot application ({@code @EnableAutoConfiguration}, no web server) with
+ * {@code mcpx.clients.*} properties. Each scenario runs in a JVM of its own and prints one
+ * line of JSON.
+ * <ul>
+ * <li>{@code start N}: the time {@code SpringApplication.run} takes with N upstreams (at a
+ * port that refuses connections: nothing may connect before first use), in a fresh JVM;
+ * {@code bench/run} alternates N = 0 and N = 200 and takes the ratio per round.</li>
+ * <li>{@code idle N PORT...}: N upstreams, one per port of a {@link FixedUpstream} child with
+ * as many ports, so each has its own connection. Live threads and retained heap (after full
+ * GCs, serial GC) of the application's upstreams, first while only configured, then after one
+ * call each and an idle period; the latency of each upstream's first call (the handshake and
+ * the tool listing included) against its second; how many JDK HTTP clients were built.</li>
+ * </ul>
+ * The application's own fixed cost is taken out: a context with no upstream is measured in
+ * the same JVM first, after a warm-up context has loaded every class.
+ */
+public final class ManyUpstreams {
+
+	/** Longer than the idle keep-alive of a client's watchdog thread (5 s). */
+	private static final long IDLE_MILLIS = 6000;
+
+	private ManyUpstreams() {
+	}
+
+	/** The application: whatever Boot auto-configures from the classpath, mcpx among it. */
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class Application {
+
+	}
+
+	public static void main(String[] args) throws Exception {
+		String scenario = args[0];
+		int n = Integer.parseInt(args[1]);
+		Map<String, Object> out = new LinkedHashMap<>();
+		out.put("scenario", scenario);
+		out.put("upstreams", n);
+		if (scenario.equals("start")) {
+			long t0 = System.nanoTime();
+			try (ConfigurableApplicationContext context = start(urls(n, null))) {
+				out.put("start_ms", Measurements.round((System.nanoTime() - t0) / 1e6, 1));
+				out.put("mcp_clients", context.getBean(McpClients.class).names().size());
+			}
+		}
+		else {
+			idle(n, Arrays.copyOfRange(args, 2, args.length), out);
+		}
+		System.out.println(Measurements.Json.write(out).replaceAll("\\s*\\n\\s*", " "));
+		System.exit(0);
+	}
+
+	private static void idle(int n, String[] ports, Map<String, Object> out) throws Exception {
+		MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+		// every class and static cache loaded, the JIT's first work done, nothing of it left open
+		try (ConfigurableApplicationContext warm = start(urls(2, ports))) {
+			callEach(warm.getBean(McpClients.class));
+		}
+		Thread.sleep(IDLE_MILLIS);
+		long heapStart = usedAfterGc(memory);
+		int threadsStart = threads();
+		try (ConfigurableApplicationContext empty = start(urls(0, null))) {
+			long heapEmpty = usedAfterGc(memory);
+			int threadsEmpty = threads();
+			long application = heapEmpty - heapStart;
+			out.put("application_retained_bytes", application);
+			out.put("application_threads", threadsEmpty - threadsStart);
+			try (ConfigurableApplicationContext context = start(urls(n, ports))) {
+				McpClients clients = context.getBean(McpClients.class);
+				long heapConfigured = usedAfterGc(memory);
+				out.put("threads_configured", threads() - threadsEmpty);
+				out.put("thread_names_configured", threadNames());
+				out.put("retained_bytes_per_configured_upstream", (heapConfigured - heapEmpty - application) / n);
+				long[][] firstAndSecond = callEach(clients);
+				out.put("first_call_p50_us", p50(firstAndSecond[0]));
+				out.put("first_call_max_us", Arrays.stream(firstAndSecond[0]).max().orElse(0) / 1000.0);
+				out.put("second_call_p50_us", p50(firstAndSecond[1]));
+				out.put("first_calls_total_ms", Arrays.stream(firstAndSecond[0]).sum() / 1e6);
+				Thread.sleep(IDLE_MILLIS);
+				long heapUsed = usedAfterGc(memory);
+				out.put("threads_idle", threads() - threadsEmpty);
+				out.put("retained_bytes_per_idle_upstream", (heapUsed - heapEmpty - application) / n);
+				out.put("jdk_http_clients_built", context.getBean(McpHttpClients.class).builtClients());
+				out.put("thread_names_idle", threadNames());
+			}
+		}
+	}
+
+	/** Each upstream's first call, then each one's second, in nanoseconds. */
+	private static long[][] callEach(McpClients clients) {
+		List<McpClient> all = new ArrayList<>();
+		clients.names().forEach((name) -> all.add(clients.get(name)));
+		long[][] times = new long[2][all.size()];
+		for (int round = 0; round < 2; round++) {
+			for (int i = 0; i < all.size(); i++) {
+				long t0 = System.nanoTime();
+				all.get(i).callTool(Upstream.TOOL, Contender.ARGUMENTS);
+				times[round][i] = System.nanoTime() - t0;
+			}
+		}
+		return times;
+	}
+
+	private static ConfigurableApplicationContext start(Map<String, Object> properties) {
+		return new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
+			.logStartupInfo(false)
+			.properties(properties)
+			.run();
+	}
+
+	/** N upstreams, at the given ports in turn, or all at a port that refuses connections. */
+	private static Map<String, Object> urls(int n, String[] ports) {
+		Map<String, Object> properties = new LinkedHashMap<>();
+		properties.put("spring.main.banner-mode", "off");
+		for (int i = 0; i < n; i++) {
+			String port = (ports != null) ? ports[i % ports.length] : "1";
+			properties.put("mcpx.clients.u" + i + ".url", "http://127.0.0.1:" + port + FixedUpstream.PATH);
+			properties.put("mcpx.clients.u" + i + ".protocol", "legacy");
+		}
+		return properties;
+	}
+
+	private static Map<String, Integer> threadNames() {
+		Map<String, Integer> names = new TreeMap<>();
+		for (Thread thread : Thread.getAllStackTraces().keySet()) {
+			names.merge(thread.getName().replaceAll("\\d+", "N"), 1, Integer::sum);
+		}
+		return names;
+	}
+
+	private static int threads() {
+		return ManagementFactory.getThreadMXBean().getThreadCount();
+	}
+
+	private static double p50(long[] nanos) {
+		long[] sorted = nanos.clone();
+		Arrays.sort(sorted);
+		return Measurements.round(sorted[(sorted.length - 1) / 2] / 1000.0, 1);
+	}
+
+	private static long usedAfterGc(MemoryMXBean memory) throws InterruptedException {
+		long used = Long.MAX_VALUE;
+		for (int i = 0; i < 4; i++) {
+			System.gc();
+			Thread.sleep(50);
+			used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
+		}
+		return used;
+	}
+
+}

@@ -1,0 +1,113 @@
+package dev.mcpx.client.internal.transport.http;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.util.CollectionUtils;
+
+/**
+ * One blocking exchange on the JDK {@link HttpClient}, on the caller's thread, with a
+ * byte-array body: what {@link BlockingJdkRequestFactory} does for a {@code RestClient}, and
+ * what {@link HttpLeg} does directly when the client has no {@code RestClient} of the
+ * application's to go through.
+ */
+final class JdkHttp {
+
+	/** Headers the JDK client sets itself and refuses from callers. */
+	private static final Set<String> RESTRICTED = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+
+	static {
+		RESTRICTED.addAll(Set.of("connection", "content-length", "expect", "host", "upgrade"));
+	}
+
+	/** The largest rest of a body read to its end on close, so that its connection is kept. */
+	private static final long MAX_DRAINED_BYTES = 64 * 1024;
+
+	private JdkHttp() {
+	}
+
+	/**
+	 * Sends one request and waits for the response headers.
+	 * @param client the client
+	 * @param uri the target
+	 * @param method the HTTP method
+	 * @param headers the request headers; those the JDK client sets itself are left out
+	 * @param body the body, empty for none
+	 * @return the response, its body open
+	 * @throws IOException if the exchange fails; an {@link InterruptedIOException} when the
+	 * caller was interrupted (the watchdog's deadline, usually), its interrupt flag set again
+	 */
+	static HttpResponse<InputStream> send(HttpClient client, URI uri, String method, HttpHeaders headers,
+			byte[] body) throws IOException {
+		HttpRequest.Builder request = HttpRequest.newBuilder(uri);
+		// The map itself: HttpHeaders.forEach builds a case-insensitive name set per call.
+		headers.asMultiValueMap().forEach((name, values) -> {
+			if (!RESTRICTED.contains(name)) {
+				values.forEach((value) -> request.header(name, value));
+			}
+		});
+		request.method(method, (body.length > 0) ? HttpRequest.BodyPublishers.ofByteArray(body)
+				: HttpRequest.BodyPublishers.noBody());
+		try {
+			// A body an interrupt ends (the JDK's own swallows it): interrupting a caller cancels.
+			return client.send(request.build(), InterruptibleBody.handler());
+		}
+		catch (InterruptedException ex) {
+			// The watchdog's deadline, usually: the caller's guard clears the flag again.
+			Thread.currentThread().interrupt();
+			throw new InterruptedIOException("interrupted while waiting for the response");
+		}
+	}
+
+	/**
+	 * The response headers as Spring's type: a view, not a copy, since the JDK's map is
+	 * already read-only and case-insensitive.
+	 * @param response the response
+	 * @return the headers
+	 */
+	static HttpHeaders headers(HttpResponse<?> response) {
+		return HttpHeaders.readOnlyHttpHeaders(CollectionUtils.toMultiValueMap(response.headers().map()));
+	}
+
+	/**
+	 * Releases the connection. The JDK client pools a connection only if its body was read
+	 * to the end; closing it before the end drops the connection, and the next request pays
+	 * for a new one (measured: one call in five, before this). So a body of a small declared
+	 * length is read to its end first: it cannot run past its length, and a stall is cut by
+	 * the exchange's deadline, which closes the body. A body without a length may never end
+	 * (an event stream) and is cut at once.
+	 * @param response the response whose body is released
+	 */
+	static void release(HttpResponse<InputStream> response) {
+		InputStream body = response.body();
+		try {
+			// The map itself: firstValueAsLong streams the values on every call.
+			List<String> declared = response.headers().map().get("Content-Length");
+			long length = (declared != null && !declared.isEmpty()) ? Long.parseLong(declared.get(0)) : -1;
+			if (length >= 0 && length <= MAX_DRAINED_BYTES) {
+				for (long read = 0; read <= length && body.read() != -1; read++) {
+					// what the reader left of the body
+				}
+			}
+		}
+		catch (IOException | NumberFormatException ex) {
+			// Already closed or broken, or a length that is not one: closing is all that is left.
+		}
+		try {
+			body.close();
+		}
+		catch (IOException ex) {
+			// Closing only releases the connection.
+		}
+	}
+
+}
