@@ -263,8 +263,13 @@ class LegacyProtocolInteropTest {
 		Logger upstreamLogger = context.getLogger("dev.mcpx.upstream.protocol");
 		ListAppender<ILoggingEvent> appender = new ListAppender<>();
 		appender.start();
+		Level levelBefore = upstreamLogger.getLevel();
+		upstreamLogger.setLevel(Level.DEBUG);
 		upstreamLogger.addAppender(appender);
 		try (McpClient client = client(null).serverLogLevel("warning").build()) {
+			client.listTools();
+			// the server sends log messages unrelated to a request on the GET stream only
+			awaitTrue(() -> peer.counts().path("gets").asInt() >= 1, "the client opened no GET stream");
 			client.callTool("log_messages", Map.of());
 			awaitTrue(() -> appender.list.size() >= 2, "the server's log messages were not written");
 			peer.forgetSessions();
@@ -272,6 +277,7 @@ class LegacyProtocolInteropTest {
 		}
 		finally {
 			upstreamLogger.detachAppender(appender);
+			upstreamLogger.setLevel(levelBefore);
 		}
 		// the server filtered by the level it was told, in the first session and the recovered one
 		assertThat(appender.list).extracting(ILoggingEvent::getLevel).containsExactly(Level.WARN, Level.ERROR);

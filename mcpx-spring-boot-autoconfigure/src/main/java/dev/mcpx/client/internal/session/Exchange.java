@@ -263,11 +263,18 @@ public final class Exchange {
 	 */
 	public ListenOutcome listen(@Nullable JsonNode listenRequest, Envelope envelope, Consumer<Closeable> opened,
 			ExchangeOptions options) {
-		byte[] body = (listenRequest != null)
-				? this.jsonRpc.request(this.ids.incrementAndGet(), McpMethods.SUBSCRIPTIONS_LISTEN, listenRequest)
+		long id = this.ids.incrementAndGet();
+		byte[] body = (listenRequest != null) ? this.jsonRpc.request(id, McpMethods.SUBSCRIPTIONS_LISTEN, listenRequest)
 				: null;
+		// 2026-07-28 basic/patterns/subscriptions §Cancellation: where closing the stream does not
+		// end a subscription (stdio), the client cancels its subscriptions/listen request.
+		Consumer<Closeable> closing = (body == null || this.transport.cancelsByClosing()) ? opened
+				: (stream) -> opened.accept(() -> {
+					stream.close();
+					sendCancelled(id, "the client closed the subscription", envelope);
+				});
 		try {
-			return this.transport.listen(body, envelope, inbound(envelope, options), opened);
+			return this.transport.listen(body, envelope, inbound(envelope, options), closing);
 		}
 		catch (IOException ex) {
 			return ListenOutcome.BROKEN;

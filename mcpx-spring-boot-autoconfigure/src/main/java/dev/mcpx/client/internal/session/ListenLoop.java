@@ -10,9 +10,11 @@ import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.internal.transport.ListenOutcome;
+import dev.mcpx.client.model.ProtocolEra;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -55,6 +57,9 @@ public final class ListenLoop implements AutoCloseable {
 	private volatile Thread thread;
 
 	private volatile Closeable stream;
+
+	/** The state of the stream opened last, to notice a stream opened on a new generation. */
+	private volatile @Nullable SessionState lastOpened;
 
 	/** Set while the stream is closed on purpose, to be opened again at once. */
 	private volatile boolean restarting;
@@ -166,16 +171,22 @@ public final class ListenLoop implements AutoCloseable {
 		SessionState skipped = null;
 		boolean broke = false;
 		while (!this.closed) {
+			SessionState opened = this.lastOpened;
 			SessionState state = this.session.current();
 			if (state == null || state == skipped || !wanted(state)) {
 				sleep(IDLE_POLL);
 				continue;
 			}
 			ListenOutcome outcome;
-			boolean afterBreak = broke;
+			// A modern stream opened on a new generation (a restarted stdio process) follows one
+			// that ended with its process: what the old one would have carried is lost too.
+			boolean afterBreak = broke || (opened != null && opened.era() == ProtocolEra.MODERN
+					&& opened.generation() != state.generation());
+			SessionState listening = state;
 			try {
-				outcome = this.session.listen(state, (opened) -> {
-					this.stream = opened;
+				outcome = this.session.listen(state, (stream) -> {
+					this.stream = stream;
+					this.lastOpened = listening;
 					this.firstOpen.countDown();
 					if (afterBreak) {
 						this.reopenedAfterBreak.run();

@@ -144,8 +144,6 @@ public final class Watchdog implements AutoCloseable {
 
 		private final Duration timeout;
 
-		private final long armedAt;
-
 		private volatile long deadline;
 
 		private Closeable resource;
@@ -161,7 +159,6 @@ public final class Watchdog implements AutoCloseable {
 			this.owner = owner;
 			this.timeout = timeout;
 			this.deadline = deadline;
-			this.armedAt = deadline - timeout.toNanos();
 		}
 
 		/**
@@ -192,14 +189,6 @@ public final class Watchdog implements AutoCloseable {
 					this.deadline = capNanos;
 				}
 			}
-		}
-
-		/**
-		 * How long the guarded work has run.
-		 * @return the time since the guard was armed
-		 */
-		public Duration elapsed() {
-			return Duration.ofNanos(System.nanoTime() - this.armedAt);
 		}
 
 		/**

@@ -224,21 +224,29 @@ public final class StdioTransport implements McpTransport {
 	/**
 	 * stdio has one channel: the server's unsolicited messages arrive on it whenever it
 	 * sends them, and they go to {@code inbound} until the stream is closed or the process
-	 * ends. A modern {@code subscriptions/listen} is not offered over stdio.
+	 * ends. A modern {@code subscriptions/listen} request is written to the channel, and what
+	 * the server sends for it arrives the same way (2026-07-28 basic/patterns/subscriptions:
+	 * on stdio every subscription shares the one channel).
 	 */
 	@Override
 	public ListenOutcome listen(byte @Nullable [] listenRequest, Envelope envelope, InboundMessages inbound,
 			Consumer<Closeable> opened) throws IOException {
 		Generation running = this.current;
-		if (listenRequest != null) {
-			return ListenOutcome.NOT_OFFERED;
-		}
 		if (running == null || running.generation() != envelope.generation() || running.channel().exit() != null) {
 			return ListenOutcome.SESSION_GONE;
 		}
 		CompletableFuture<Object> ended = new CompletableFuture<>();
 		running.channel().onExit().whenComplete((exit, ex) -> ended.complete(ListenOutcome.SESSION_GONE));
 		this.listening = inbound;
+		if (listenRequest != null) {
+			try {
+				running.channel().send(listenRequest);
+			}
+			catch (ChannelClosedException ex) {
+				this.listening = null;
+				return ListenOutcome.SESSION_GONE;
+			}
+		}
 		opened.accept(() -> ended.complete(ListenOutcome.ENDED));
 		try {
 			return (ListenOutcome) ended.get();
