@@ -109,7 +109,10 @@ def machine():
 
 def commit():
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+        # the last commit that changed what is measured: runs stay comparable across docs commits
+        head = subprocess.run(["git", "log", "-1", "--format=%h", "--", "mcpx-spring-boot-autoconfigure",
+                               "mcpx-benchmarks", "bench/run", "pom.xml"],
+                              capture_output=True, text=True).stdout.strip()
         dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "mcpx-*"],
                                capture_output=True, text=True).stdout.strip()
         return head + ("+dirty" if dirty else "")
