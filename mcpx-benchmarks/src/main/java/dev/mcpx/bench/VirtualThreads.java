@@ -38,11 +38,12 @@ public final class VirtualThreads {
 		Map<String, Object> out = new LinkedHashMap<>();
 		out.put("java", System.getProperty("java.version"));
 		out.put("callers", callers);
-		ThreadFactory virtual = virtualThreadFactory();
+		// -Dmcpx.bench.platform=true: the same on platform threads, for comparison by hand
+		ThreadFactory virtual = Boolean.getBoolean("mcpx.bench.platform") ? Thread::new : virtualThreadFactory();
 		Path jfr = Files.createTempFile("mcpx-vthreads", ".jfr");
 		// enough server threads that the upstream is not what 1,000 callers wait for
 		try (Upstream upstream = FixedUpstream.start(0, 16)) {
-			for (String kind : new String[] { "mcpx", "raw" }) {
+			for (String kind : System.getProperty("mcpx.bench.contenders", "mcpx,raw").split(",")) {
 				try (Contender contender = Contender.open(kind, upstream.url()); Recording recording = new Recording()) {
 					recording.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
 					recording.start();
