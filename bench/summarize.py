@@ -1,70 +1,123 @@
 #!/usr/bin/env python3
-"""Turns bench/run's raw JMH and measurement output into bench/results/latest.json and a table."""
+"""Turns bench/run's raw output (interleaved rounds, measurements, many upstreams, virtual
+threads) into bench/results/latest.json, a table and the verdict per target.
+
+Every ratio is taken within one round (the contenders of a round ran back to back, each in its
+warm JVM) and reported as the median over the rounds, with the per-round list beside it
+(`<key>_per_round`) and its spread (`<key>_spread`: min and max). Each run's headline ratios are
+also appended to bench/results/runs.jsonl with the commit they measured, so that repeated runs of
+one commit can be compared (`agreement` below)."""
 import argparse
-import glob
 import json
 import os
 import platform
-import re
+import statistics
 import subprocess
 
-CONTENDERS = ("mcpx", "sdk", "raw")
+KEYS = ("ratio_p50_vs_raw", "ratio_throughput_vs_raw", "ratio_throughput_vs_sdk", "ratio_cpu_per_call_vs_raw",
+        "ratio_alloc_per_call_vs_raw", "recovery_multiple_of_floor")
 
 
-def jmh_results(pattern):
-    """{(benchmark, upstream): result} from the JMH JSON result files matching a glob."""
-    out = {}
-    for path in sorted(glob.glob(pattern)):
-        with open(path) as f:
-            text = f.read()
-        if not text.strip():
-            continue  # a run that failed before JMH wrote its results
-        for run in json.loads(text):
-            name = run["benchmark"].rsplit(".", 1)[1]
-            upstream = run.get("params", {}).get("upstream", "fixed")
-            out[(name, upstream)] = run
+def load(path):
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        text = f.read().strip()
+    return json.loads(text) if text else None
+
+
+def lines(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [json.loads(l) for l in f if l.strip().startswith("{")]
+
+
+def med(values):
+    values = [v for v in values if v is not None]
+    return round(statistics.median(values), 3) if values else None
+
+
+def spread(values):
+    values = [v for v in values if v is not None]
+    return [round(min(values), 3), round(max(values), 3)] if values else None
+
+
+def ratio_per_round(rounds, a, b, field, invert=False):
+    """a's field over b's field in each round (b's over a's when inverted)."""
+    out = []
+    for x, y in zip(rounds.get(a, []), rounds.get(b, [])):
+        num, den = (y[field], x[field]) if invert else (x[field], y[field])
+        out.append(round(num / den, 3) if num is not None and den else None)
     return out
 
 
-def histogram_p50(bins):
-    """The median of a JMH histogram: [[value, count], ...]."""
-    bins = sorted(bins)
-    total = sum(count for _, count in bins)
-    seen = 0
-    for value, count in bins:
-        seen += count
-        if seen * 2 >= total:
-            return value
-    return None
+def put(target, key, per_round):
+    target[key] = med(per_round)
+    target[key + "_per_round"] = per_round
+    target[key + "_spread"] = spread(per_round)
 
 
-def jmh_setup(run):
-    """How long a run warmed up and measured, as JMH recorded it."""
-    return (f"{run['warmupIterations']}x{run['warmupTime']} warmup, "
-            f"{run['measurementIterations']}x{run['measurementTime']} measured, "
-            + ("no fork" if run["forks"] == 0 else f"{run['forks']} fork{'' if run['forks'] == 1 else 's'}"))
+def contender_medians(rounds):
+    fields = ("p50_us", "p99_us", "ops_per_s", "caller_cpu_us_per_call", "cpu_us_per_call",
+              "caller_alloc_bytes_per_call", "alloc_bytes_per_call", "threads_started_per_call", "failed_calls")
+    return {name: {f: med([r.get(f) for r in per]) for f in fields} for name, per in rounds.items()}
+
+
+def call_ratios(data):
+    """The ratios of one upstream's rounds, and the names of the SDK contenders."""
+    rounds = data["per_round"]
+    sdks = sorted((n for n in rounds if n.startswith("sdk")), key=lambda n: [int(p) for p in n[4:].split(".")])
+    out = {}
+    put(out, "ratio_p50_vs_raw", ratio_per_round(rounds, "mcpx", "raw", "p50_us"))
+    put(out, "ratio_p99_vs_raw", ratio_per_round(rounds, "mcpx", "raw", "p99_us"))
+    put(out, "ratio_throughput_vs_raw", ratio_per_round(rounds, "mcpx", "raw", "ops_per_s"))
+    put(out, "ratio_cpu_per_call_vs_raw", ratio_per_round(rounds, "mcpx", "raw", "caller_cpu_us_per_call"))
+    put(out, "ratio_cpu_all_threads_per_call_vs_raw", ratio_per_round(rounds, "mcpx", "raw", "cpu_us_per_call"))
+    put(out, "ratio_alloc_per_call_vs_raw", ratio_per_round(rounds, "mcpx", "raw", "alloc_bytes_per_call"))
+    if sdks:
+        # the headline is against the SDK's newest release; every release is kept beside it
+        put(out, "ratio_throughput_vs_sdk", ratio_per_round(rounds, "mcpx", sdks[-1], "ops_per_s"))
+        put(out, "ratio_p50_vs_sdk", ratio_per_round(rounds, "mcpx", sdks[-1], "p50_us"))
+        out["sdk_compared"] = sdks[-1]
+        out["vs_each_sdk"] = {}
+        for sdk in sdks:
+            each = {}
+            put(each, "ratio_throughput_vs_sdk", ratio_per_round(rounds, "mcpx", sdk, "ops_per_s"))
+            put(each, "ratio_p50_vs_sdk", ratio_per_round(rounds, "mcpx", sdk, "p50_us"))
+            out["vs_each_sdk"][sdk] = each
+    out["contenders"] = contender_medians(rounds)
+    out["rounds"] = data["rounds"]
+    out["order"] = data["order"]
+    out["seconds_per_round_and_contender"] = data["latency_seconds"] + data["throughput_seconds"]
+    return out
 
 
 def machine():
     cpu = "unknown"
     try:
         with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
+            cpu = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), cpu)
     except OSError:
         pass
     try:
-        jdk = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()
-        jdk = " / ".join(l.strip() for l in jdk[:2])
-    except OSError:
+        jdk = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0].strip()
+    except (OSError, IndexError):
         jdk = "unknown"
     return {"nproc": os.cpu_count(), "cpu": cpu, "jdk": jdk, "os": platform.platform()}
 
 
-def ratio(a, b, digits=2):
-    return round(a / b, digits) if a is not None and b else None
+def commit():
+    try:
+        # the last commit that changed what is measured: runs stay comparable across docs commits
+        head = subprocess.run(["git", "log", "-1", "--format=%h", "--", "mcpx-spring-boot-autoconfigure",
+                               "mcpx-benchmarks", "bench/run", "pom.xml"],
+                              capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "mcpx-*"],
+                               capture_output=True, text=True).stdout.strip()
+        return head + ("+dirty" if dirty else "")
+    except OSError:
+        return "unknown"
 
 
 def main():
@@ -77,141 +130,167 @@ def main():
     parser.add_argument("--seconds", type=int, default=0)
     args = parser.parse_args()
 
-    latency = jmh_results(os.path.join(args.raw, "latency-*.json"))
-    throughput = jmh_results(os.path.join(args.raw, "throughput-*.json"))
-    with open(os.path.join(args.raw, "measurements.json")) as f:
-        measured = json.load(f)
+    latest = {"mode": args.mode, "commit": commit(), "machine": machine(), "load_before": args.load_before,
+              "load_after": args.load_after, "seconds": args.seconds}
+    fixed = load(os.path.join(args.raw, "rounds-fixed.json"))
+    sdkserver = load(os.path.join(args.raw, "rounds-sdk.json"))
+    measurements = load(os.path.join(args.raw, "measurements.json")) or {}
+    if fixed:
+        for key, value in call_ratios(fixed).items():
+            latest[key] = value
+    recovery = measurements.get("recovery", {})
+    storm = measurements.get("storm", {})
+    fixed_recovery = recovery.get("fixed/mcpx", {})
+    latest["recovery_multiple_of_floor"] = fixed_recovery.get("recovery_multiple_of_floor")
+    latest["recovery_multiple_of_floor_per_round"] = fixed_recovery.get("recovery_multiple_of_floor_per_round")
+    latest["recovery_multiple_of_floor_spread"] = spread(fixed_recovery.get("recovery_multiple_of_floor_per_round") or [])
+    latest["recovery_floor_multiple_of_call"] = fixed_recovery.get("recovery_floor_multiple_of_call")
+    storms = storm.get("fixed/mcpx", {}).get("initialize_per_storm", [])
+    latest["initialize_per_storm"] = max(storms) if storms else None
+    latest["initialize_per_storm_per_round"] = storms
+    on_sdk = {}
+    if sdkserver:
+        on_sdk = call_ratios(sdkserver)
+    sdk_recovery = recovery.get("sdk/mcpx", {})
+    on_sdk["recovery_multiple_of_floor"] = sdk_recovery.get("recovery_multiple_of_floor")
+    on_sdk["recovery_multiple_of_floor_per_round"] = sdk_recovery.get("recovery_multiple_of_floor_per_round")
+    sdk_storms = storm.get("sdk/mcpx", {}).get("initialize_per_storm", [])
+    on_sdk["initialize_per_storm"] = max(sdk_storms) if sdk_storms else None
+    on_sdk["initialize_per_storm_per_round"] = sdk_storms
+    latest["on_sdk_server"] = on_sdk
+    latest["sdk_client_after_expiry"] = {k: v for k, v in recovery.items() if k.endswith("/sdk")}
+    latest["sdk_client_storms"] = {k: v for k, v in storm.items() if k.endswith("/sdk")}
+    latest["idle_heap_one_upstream_each"] = measurements.get("idle_heap")
 
-    def lat(results, name, upstream):
-        run = results.get((name, upstream))
-        if not run:
-            return None
-        pm = run["primaryMetric"]
-        gc = run.get("secondaryMetrics", {}).get("gc.alloc.rate.norm", {}).get("score")
-        # p50 of each measurement iteration: steady state shows as no trend
-        per_iteration = [round(histogram_p50(it), 1) for fork in pm.get("rawDataHistogram", []) for it in fork]
-        return {
-            "p50_us": round(pm["scorePercentiles"]["50.0"], 1),
-            "p99_us": round(pm["scorePercentiles"]["99.0"], 1),
-            "mean_us": round(pm["score"], 1),
-            "p50_per_iteration_us": per_iteration,
-            "jvm_alloc_bytes_per_call": round(gc) if gc is not None else None,
-            "jmh": jmh_setup(run),
-        }
+    many = {}
+    starts = lines(os.path.join(args.raw, "many-start.jsonl"))
+    zero = [s["start_ms"] for s in starts if s["upstreams"] == 0]
+    full = [s["start_ms"] for s in starts if s["upstreams"] != 0]
+    if zero and full:
+        put(many, "start_ratio_200_vs_0", [round(b / a, 3) for a, b in zip(zero, full)])
+        many["start_ms_0"] = zero
+        many["start_ms_200"] = full
+    idle = {i["upstreams"]: i for i in lines(os.path.join(args.raw, "many-idle.jsonl"))}
+    if 2 in idle and 200 in idle:
+        many["threads_for_200_idle"] = idle[200]["threads_idle"]
+        many["threads_for_2_idle"] = idle[2]["threads_idle"]
+        many["threads_for_200_configured"] = idle[200]["threads_configured"]
+        many["retained_bytes_per_idle_upstream"] = idle[200]["retained_bytes_per_idle_upstream"]
+        many["retained_bytes_per_configured_upstream"] = idle[200]["retained_bytes_per_configured_upstream"]
+        many["first_call_p50_us"] = idle[200]["first_call_p50_us"]
+        many["second_call_p50_us"] = idle[200]["second_call_p50_us"]
+        many["jdk_http_clients_built_for_200"] = idle[200]["jdk_http_clients_built"]
+        many["detail"] = idle
+    latest["many_upstreams"] = many
+    latest["virtual_threads"] = load(os.path.join(args.raw, "vthreads.json"))
+    # Spring AI (SpringAiCallbackBenchmark, JMH): mcpx's ToolCallback, McpClient.callTool, and
+    # Spring AI's own SyncMcpToolCallback over the SDK client, on the fixed upstream
+    spring_ai = {}
+    for run in load(os.path.join(args.raw, "latency-springai.json")) or []:
+        name = run["benchmark"].rsplit(".", 1)[-1]
+        spring_ai[name] = {"p50_us": round(run["primaryMetric"]["scorePercentiles"]["50.0"], 1),
+                           "p99_us": round(run["primaryMetric"]["scorePercentiles"]["99.0"], 1)}
 
-    def thr(results, name, upstream):
-        run = results.get((name, upstream))
-        if not run:
-            return None
-        pm = run["primaryMetric"]
-        error = pm["scoreError"]  # "NaN" (a string) when JMH has too few iterations for it
-        return {"ops_per_s": round(pm["score"]),
-                "error": round(error) if isinstance(error, (int, float)) and error == error else None,
-                "ops_per_s_per_iteration": [round(v) for fork in pm.get("rawData", []) for v in fork],
-                "jmh": jmh_setup(run)}
+    def spring_ai_ratio(a, b):
+        x, y = (spring_ai.get(a) or {}).get("p50_us"), (spring_ai.get(b) or {}).get("p50_us")
+        return round(x / y, 3) if x and y else None
 
-    table = {}
-    for upstream in ("fixed", "sdk"):
-        for name in CONTENDERS:
-            table[f"{upstream}/{name}"] = {"latency": lat(latency, name, upstream),
-                                           "throughput_16_threads": thr(throughput, name, upstream)}
-    client_side = measured.get("client_side_per_call_fixed", {})
-    for key, row in table.items():
-        upstream, name = key.split("/")
-        if upstream == "fixed" and name in client_side:
-            row["client_side_alloc_bytes_per_call"] = client_side[name]["alloc_bytes_per_call"]
-            row["threads_started_per_call"] = client_side[name]["threads_started_per_call"]
+    latest["spring_ai"] = spring_ai
+    latest["ratio_spring_ai_callback_vs_mcpx_client"] = spring_ai_ratio("mcpxCallback", "mcpxClient")
+    latest["ratio_spring_ai_callback_vs_sdk_callback"] = spring_ai_ratio("mcpxCallback", "sdkCallback")
 
-    def p50(key):
-        row = table.get(key) or {}
-        return (row.get("latency") or {}).get("p50_us")
+    targets = []
 
-    def ops(key):
-        row = table.get(key) or {}
-        return (row.get("throughput_16_threads") or {}).get("ops_per_s")
+    def target(name, value, limit, ok):
+        targets.append({"target": name, "value": value, "limit": limit,
+                        "met": (ok(value) if value is not None else None)})
 
-    recovery = measured["recovery"]["fixed/mcpx"]
-    sdk_recovery = measured["recovery"].get("sdk/mcpx", {})
-    storm = measured["storm"]["fixed/mcpx"]
-    heap = measured["idle_heap"]
-    result = {
-        "ratio_p50_vs_raw": ratio(p50("fixed/mcpx"), p50("fixed/raw")),
-        "ratio_throughput_vs_sdk": ratio(ops("fixed/mcpx"), ops("fixed/sdk")),
-        "alloc_bytes_per_call": client_side.get("mcpx", {}).get("alloc_bytes_per_call"),
-        "recovery_multiple_of_call": recovery["recovery_multiple_of_call"],
-        # the same four exchanges on raw HTTP, in the same loop: the limit of a legacy recovery
-        "recovery_floor_multiple_of_call": recovery.get("recovery_floor_multiple_of_call"),
-        "initialize_per_storm": storm["initialize_per_storm_max"],
-        "idle_client_retained_bytes": heap.get("mcpx", {}).get("retained_bytes_per_client"),
-        "on_sdk_server": {
-            "ratio_p50_vs_raw": ratio(p50("sdk/mcpx"), p50("sdk/raw")),
-            "ratio_throughput_vs_sdk": ratio(ops("sdk/mcpx"), ops("sdk/sdk")),
-            "recovery_multiple_of_call": sdk_recovery.get("recovery_multiple_of_call"),
-            "recovery_floor_multiple_of_call": sdk_recovery.get("recovery_floor_multiple_of_call"),
-            "initialize_per_storm": measured["storm"].get("sdk/mcpx", {}).get("initialize_per_storm_max"),
-        },
-        "ratio_p50_vs_sdk": ratio(p50("fixed/mcpx"), p50("fixed/sdk")),
-    }
-    # Spring AI (SpringAiCallbackBenchmark): mcpx's ToolCallback, McpClient.callTool, and Spring AI's
-    # own SyncMcpToolCallback over the SDK client, on the fixed upstream
-    spring_ai = {name: lat(latency, name, "fixed") for name in ("mcpxCallback", "mcpxClient", "sdkCallback")}
+    target("tools/call p50 within 1.10x raw (fixed upstream)", latest.get("ratio_p50_vs_raw"), 1.10,
+           lambda v: v <= 1.10)
+    target("tools/call p50 within 1.10x raw (SDK server)", on_sdk.get("ratio_p50_vs_raw"), 1.10, lambda v: v <= 1.10)
+    target("throughput at 16 threads >= 0.85x raw", latest.get("ratio_throughput_vs_raw"), 0.85, lambda v: v >= 0.85)
+    target("caller CPU per call within 1.5x raw", latest.get("ratio_cpu_per_call_vs_raw"), 1.5, lambda v: v <= 1.5)
+    target("allocation per call within 1.3x raw", latest.get("ratio_alloc_per_call_vs_raw"), 1.3, lambda v: v <= 1.3)
+    target("recovery within 1.15x the four-exchange floor (fixed)", latest.get("recovery_multiple_of_floor"), 1.15,
+           lambda v: v <= 1.15)
+    target("recovery within 1.15x the four-exchange floor (SDK server)", on_sdk.get("recovery_multiple_of_floor"),
+           1.15, lambda v: v <= 1.15)
+    target("one initialize per storm (both upstreams)",
+           max([v for v in (latest.get("initialize_per_storm"), on_sdk.get("initialize_per_storm")) if v is not None],
+               default=None), 1, lambda v: v == 1)
+    target("threads of 200 idle upstreams within those of 2", many.get("threads_for_200_idle"),
+           many.get("threads_for_2_idle"), lambda v: v <= many.get("threads_for_2_idle"))
+    target("retained heap per idle upstream <= 16 KB", many.get("retained_bytes_per_idle_upstream"), 16 * 1024,
+           lambda v: v <= 16 * 1024)
+    target("start with 200 upstreams within 1.1x of none", many.get("start_ratio_200_vs_0"), 1.1, lambda v: v <= 1.1)
+    vt = latest["virtual_threads"] or {}
+    target("no carrier pinning on virtual threads (jdk.VirtualThreadPinned)",
+           (vt.get("mcpx") or {}).get("pinned_events"), 0, lambda v: v == 0)
+    target("throughput at 16 threads >= 1.2x the SDK client (last round's target)",
+           latest.get("ratio_throughput_vs_sdk"), 1.2, lambda v: v >= 1.2)
+    target("Spring AI callback p50 within 1.05x McpClient.callTool",
+           latest.get("ratio_spring_ai_callback_vs_mcpx_client"), 1.05, lambda v: v <= 1.05)
+    latest["targets"] = targets
 
-    def spring_ai_p50(name):
-        return (spring_ai.get(name) or {}).get("p50_us")
+    history = os.path.join(os.path.dirname(args.out), "runs.jsonl")
+    if args.mode == "smoke":
+        history = os.path.join(args.raw, "runs-smoke.jsonl")
+    record = {"commit": latest["commit"], "mode": args.mode, "load_before": args.load_before,
+              "load_after": args.load_after}
+    record.update({k: latest.get(k) for k in KEYS})
+    record["on_sdk_server.ratio_p50_vs_raw"] = on_sdk.get("ratio_p50_vs_raw")
+    record["many_upstreams.start_ratio_200_vs_0"] = many.get("start_ratio_200_vs_0")
+    with open(history, "a") as f:
+        f.write(json.dumps(record) + "\n")
+    same = [r for r in lines(history) if r["commit"] == record["commit"] and r["mode"] == args.mode][-3:]
+    agreement = {}
+    if len(same) >= 2:
+        for key in list(KEYS) + ["on_sdk_server.ratio_p50_vs_raw", "many_upstreams.start_ratio_200_vs_0"]:
+            values = [r.get(key) for r in same if r.get(key) is not None]
+            if len(values) >= 2:
+                agreement[key] = {"runs": values,
+                                  "max_over_min": round(max(values) / min(values), 3) if min(values) else None}
+    latest["agreement_last_runs_of_this_commit"] = {"runs": len(same), "ratios": agreement}
 
-    result["ratio_spring_ai_callback_vs_mcpx_client"] = ratio(spring_ai_p50("mcpxCallback"),
-                                                              spring_ai_p50("mcpxClient"))
-    result["ratio_spring_ai_callback_vs_sdk_callback"] = ratio(spring_ai_p50("mcpxCallback"),
-                                                               spring_ai_p50("sdkCallback"))
-    result["spring_ai"] = spring_ai
-    targets = {
-        "p50 within 1.15x raw": (result["ratio_p50_vs_raw"], lambda v: v is not None and v <= 1.15, {}),
-        "throughput at 16 threads >= 1.2x SDK": (
-            result["ratio_throughput_vs_sdk"], lambda v: v is not None and v >= 1.2, {}),
-        "one initialize per storm": (result["initialize_per_storm"], lambda v: v == 1, {}),
-        "recovery within 4x a normal call": (
-            result["recovery_multiple_of_call"], lambda v: v is not None and v <= 4.0,
-            {"recovery_floor_multiple_of_call": result["recovery_floor_multiple_of_call"]}),
-        "allocation per call reported": (result["alloc_bytes_per_call"], lambda v: v is not None, {}),
-        "Spring AI callback p50 within 1.05x McpClient.callTool": (
-            result["ratio_spring_ai_callback_vs_mcpx_client"], lambda v: v is not None and v <= 1.05,
-            {"ratio_spring_ai_callback_vs_sdk_callback": result["ratio_spring_ai_callback_vs_sdk_callback"]}),
-    }
-    result["targets"] = {name: {"value": value, "met": check(value), **context}
-                         for name, (value, check, context) in targets.items()}
-    result["results"] = table
-    result["recovery"] = measured["recovery"]
-    result["storm"] = measured["storm"]
-    result["idle_heap"] = heap
-    result["run"] = {"mode": args.mode, "seconds": args.seconds, "load_average_before": args.load_before,
-                     "load_average_after": args.load_after, "machine": machine()}
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as f:
-        json.dump(result, f, indent=2)
+        json.dump(latest, f, indent=2)
         f.write("\n")
 
-    def show(value):
-        return "-" if value is None else value
-
     print()
-    print(f"{'upstream/contender':<20}{'p50 us':>9}{'p99 us':>9}{'ops/s@16':>10}{'B/call':>8}{'thr/call':>9}"
-          "   p50 per iteration us | ops/s per iteration")
-    for key, row in table.items():
-        l = row.get("latency") or {}
-        t = row.get("throughput_16_threads") or {}
-        print(f"{key:<20}{show(l.get('p50_us')):>9}{show(l.get('p99_us')):>9}{show(t.get('ops_per_s')):>10}"
-              f"{show(row.get('client_side_alloc_bytes_per_call')):>8}{show(row.get('threads_started_per_call')):>9}"
-              f"   {l.get('p50_per_iteration_us', '-')} | {t.get('ops_per_s_per_iteration', '-')}")
+    print(f"commit {latest['commit']}, {args.mode} mode, load {args.load_before} -> {args.load_after}, "
+          f"{args.seconds} s")
+    for name, data in (("fixed upstream", fixed and latest), ("SDK server", sdkserver and on_sdk)):
+        if not data:
+            continue
+        print(f"\n{name}: medians over {data['rounds']} rounds (order {', '.join(data['order'])})")
+        print(f"  {'contender':<12} {'p50 us':>9} {'p99 us':>9} {'ops/s':>9} {'caller CPU us':>14} "
+              f"{'all CPU us':>11} {'B/call':>8} {'threads/call':>13}")
+        for who, c in data["contenders"].items():
+            print(f"  {who:<12} {c['p50_us'] or 0:>9.1f} {c['p99_us'] or 0:>9.1f} {c['ops_per_s'] or 0:>9.0f} "
+                  f"{c['caller_cpu_us_per_call'] or 0:>14.1f} {c['cpu_us_per_call'] or 0:>11.1f} "
+                  f"{c['alloc_bytes_per_call'] or 0:>8.0f} {c['threads_started_per_call'] or 0:>13.2f}")
+        for key in ("ratio_p50_vs_raw", "ratio_throughput_vs_raw", "ratio_cpu_per_call_vs_raw",
+                    "ratio_alloc_per_call_vs_raw", "ratio_throughput_vs_sdk"):
+            if key in data:
+                print(f"  {key:<32} {data[key]}  rounds {data[key + '_per_round']}")
     print()
-    print(f"recovery on the fixed upstream: p50 {recovery['recovery_p50_us']} us, normal call "
-          f"{recovery['normal_call_p50_us']} us, floor (raw HTTP, same 4 exchanges) "
-          f"{show(recovery.get('recovery_floor_p50_us'))} us = {show(result['recovery_floor_multiple_of_call'])}x a call; "
-          f"mcpx recovery = {show(recovery.get('recovery_multiple_of_floor'))}x the floor")
-    for name, verdict in result["targets"].items():
-        context = "".join(f"; {k} {v}" for k, v in verdict.items() if k not in ("value", "met"))
-        print(f"{'MET   ' if verdict['met'] else 'MISSED'} {name}: {verdict['value']}{context}")
-    print(f"idle client retained: {result['idle_client_retained_bytes']} B; "
-          f"mcpx p50 vs SDK: {result['ratio_p50_vs_sdk']}x; on the SDK server: {result['on_sdk_server']}")
-    print(f"wrote {args.out} ({args.mode} mode, {args.seconds} s, load {args.load_before} -> {args.load_after})")
+    if many:
+        print(f"many upstreams: start 200 vs 0 = {many.get('start_ratio_200_vs_0')} "
+              f"(rounds {many.get('start_ratio_200_vs_0_per_round')}); threads idle 200: "
+              f"{many.get('threads_for_200_idle')}, 2: {many.get('threads_for_2_idle')}; retained per idle upstream "
+              f"{many.get('retained_bytes_per_idle_upstream')} B (configured only: "
+              f"{many.get('retained_bytes_per_configured_upstream')} B); first call p50 {many.get('first_call_p50_us')} us")
+    if vt:
+        print(f"virtual threads (Java {vt.get('java')}, {vt.get('callers')} callers): {json.dumps(vt)}")
+    print("\nverdict:")
+    for t in targets:
+        verdict = {True: "met", False: "MISSED", None: "not measured"}[t["met"]]
+        print(f"  {verdict:<13} {t['target']}: {t['value']} (limit {t['limit']})")
+    if agreement:
+        print(f"\nagreement over the last {len(same)} runs of {record['commit']} (max/min per ratio):")
+        for key, a in agreement.items():
+            print(f"  {key:<40} {a['max_over_min']}  {a['runs']}")
 
 
 if __name__ == "__main__":

@@ -4,9 +4,11 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 import org.springframework.boot.WebApplicationType;
@@ -84,13 +86,14 @@ public final class ManyUpstreams {
 		try (ConfigurableApplicationContext empty = start(urls(0, null))) {
 			long heapEmpty = usedAfterGc(memory);
 			int threadsEmpty = threads();
+			Set<Long> before = liveThreadIds();
 			long application = heapEmpty - heapStart;
 			out.put("application_retained_bytes", application);
 			out.put("application_threads", threadsEmpty - threadsStart);
 			try (ConfigurableApplicationContext context = start(urls(n, ports))) {
 				McpClients clients = context.getBean(McpClients.class);
 				long heapConfigured = usedAfterGc(memory);
-				out.put("threads_configured", threads() - threadsEmpty);
+				out.put("threads_configured", newThreads(before));
 				out.put("thread_names_configured", threadNames());
 				out.put("retained_bytes_per_configured_upstream", (heapConfigured - heapEmpty - application) / n);
 				long[][] firstAndSecond = callEach(clients);
@@ -100,7 +103,7 @@ public final class ManyUpstreams {
 				out.put("first_calls_total_ms", Arrays.stream(firstAndSecond[0]).sum() / 1e6);
 				Thread.sleep(IDLE_MILLIS);
 				long heapUsed = usedAfterGc(memory);
-				out.put("threads_idle", threads() - threadsEmpty);
+				out.put("threads_idle", newThreads(before));
 				out.put("retained_bytes_per_idle_upstream", (heapUsed - heapEmpty - application) / n);
 				out.put("jdk_http_clients_built", context.getBean(McpHttpClients.class).builtClients());
 				out.put("thread_names_idle", threadNames());
@@ -148,6 +151,21 @@ public final class ManyUpstreams {
 			names.merge(thread.getName().replaceAll("\\d+", "N"), 1, Integer::sum);
 		}
 		return names;
+	}
+
+	/** Live threads that were not alive at the baseline: a thread of the baseline that ends does not count. */
+	private static int newThreads(Set<Long> baseline) {
+		Set<Long> live = liveThreadIds();
+		live.removeAll(baseline);
+		return live.size();
+	}
+
+	private static Set<Long> liveThreadIds() {
+		Set<Long> ids = new HashSet<>();
+		for (long id : ManagementFactory.getThreadMXBean().getAllThreadIds()) {
+			ids.add(id);
+		}
+		return ids;
 	}
 
 	private static int threads() {

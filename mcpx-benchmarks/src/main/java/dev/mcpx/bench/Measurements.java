@@ -38,6 +38,9 @@ public final class Measurements {
 
 	private final boolean quick;
 
+	/** Checks the harness only: every count a tenth of quick mode's. */
+	private boolean smoke;
+
 	private final Map<String, Object> out = new LinkedHashMap<>();
 
 	private final long started = System.nanoTime();
@@ -50,6 +53,7 @@ public final class Measurements {
 		boolean quick = Arrays.asList(args).contains("--quick");
 		String file = Arrays.stream(args).filter((a) -> !a.startsWith("--")).findFirst().orElse("measurements.json");
 		Measurements measurements = new Measurements(quick);
+		measurements.smoke = Arrays.asList(args).contains("--smoke");
 		measurements.run();
 		Files.writeString(Path.of(file), Json.write(measurements.out) + "\n");
 		System.out.println("wrote " + file);
@@ -81,7 +85,10 @@ public final class Measurements {
 		}
 		this.out.put("recovery", recovery);
 		this.out.put("storm", storms);
-		this.out.put("idle_heap", idleHeap());
+		if (!this.quick) {
+			// quick mode leaves it to ManyUpstreams, which measures an application's upstreams
+			this.out.put("idle_heap", idleHeap());
+		}
 	}
 
 	// --- client-side allocation and threads per call ---------------------------------
@@ -92,8 +99,8 @@ public final class Measurements {
 	 * started per call, measured by the JVM's per-thread counters.
 	 */
 	private Map<String, Object> clientSideCost(Upstream upstream, String kind) {
-		int warmup = this.quick ? 8_000 : 50_000;
-		int calls = this.quick ? 8_000 : 50_000;
+		int warmup = n(this.quick ? 8_000 : 50_000);
+		int calls = n(this.quick ? 8_000 : 50_000);
 		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory
 			.getThreadMXBean();
 		try (Contender contender = Contender.open(kind, upstream.url())) {
@@ -159,14 +166,14 @@ public final class Measurements {
 	 */
 	private Map<String, Object> recoveryMcpx(Upstream upstream) {
 		boolean fixed = upstream instanceof FixedUpstream;
-		int iterations = this.quick ? 300 : 1000;
+		int iterations = n(this.quick ? 300 : 1000);
 		int normalPerIteration = 5;
 		// The recovery path must be compiled like the call path, or the multiple measures the
 		// JIT. The SDK server's recoveries cost about five times more: fewer in quick mode.
-		int warmRecoveries = this.quick ? (fixed ? 1500 : 400) : 6000;
+		int warmRecoveries = n(this.quick ? (fixed ? 1500 : 400) : 6000);
 		try (Contender mcpx = Contender.open("mcpx", upstream.url());
 				Contender.Raw raw = (Contender.Raw) Contender.open("raw", upstream.url())) {
-			for (int i = 0; i < (this.quick ? 3000 : 20000); i++) {
+			for (int i = 0; i < n(this.quick ? 3000 : 20000); i++) {
 				mcpx.call();
 				raw.call();
 			}
@@ -277,13 +284,13 @@ public final class Measurements {
 	 * makes every client's recovery slower, whatever the client does.
 	 */
 	private Map<String, Object> serverHandshake(Upstream upstream) {
-		int iterations = this.quick ? 60 : 300;
+		int iterations = n(this.quick ? 60 : 300);
 		try (Contender contender = Contender.open("raw", upstream.url())) {
 			Contender.Raw raw = (Contender.Raw) contender;
 			for (int i = 0; i < 2000; i++) {
 				raw.call();
 			}
-			for (int i = 0; i < (this.quick ? 100 : 500); i++) {
+			for (int i = 0; i < n(this.quick ? 100 : 500); i++) {
 				raw.handshake();
 			}
 			long[] call = new long[iterations];
@@ -315,9 +322,9 @@ public final class Measurements {
 	 * from the expiry to the first successful result when the caller tries again at once.
 	 */
 	private Map<String, Object> recoverySdk(Upstream upstream) {
-		int iterations = this.quick ? 60 : 300;
+		int iterations = n(this.quick ? 60 : 300);
 		try (Contender contender = Contender.open("sdk", upstream.url())) {
-			for (int i = 0; i < (this.quick ? 1000 : 10000); i++) {
+			for (int i = 0; i < n(this.quick ? 1000 : 10000); i++) {
 				contender.call();
 			}
 			long[] normal = new long[iterations];
@@ -381,9 +388,9 @@ public final class Measurements {
 		boolean sdk = kind.equals("sdk");
 		// An SDK storm leaves callers hung for the SDK client's whole request timeout (5 s) now
 		// and then, before, during and after the storm: in quick mode fewer of them, and no new
-		// one after 30 s (the count says how many ran).
-		int storms = this.quick ? (sdk ? 4 : 8) : 30;
-		long budget = (this.quick && sdk) ? TimeUnit.SECONDS.toNanos(30) : Long.MAX_VALUE;
+		// one after 15 s (the count says how many ran).
+		int storms = n(this.quick ? (sdk ? 4 : 8) : 30);
+		long budget = (this.quick && sdk) ? TimeUnit.SECONDS.toNanos(15) : Long.MAX_VALUE;
 		List<Integer> initializesPerStorm = new ArrayList<>();
 		StormTally tally = new StormTally();
 		long t0 = System.nanoTime();
@@ -503,7 +510,7 @@ public final class Measurements {
 	 * against one upstream in another JVM, so its per-connection state is not counted.
 	 */
 	private Map<String, Object> idleHeap() throws Exception {
-		int n = this.quick ? 40 : 150;
+		int n = n(this.quick ? 40 : 150); // clients per kind
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		String classpath = System.getProperty("java.class.path");
 		Process upstream = new ProcessBuilder(java, "-cp", classpath, "-Xmx256m", FixedUpstream.class.getName())
@@ -546,6 +553,11 @@ public final class Measurements {
 	}
 
 	// --- helpers -------------------------------------------------------------------
+
+	/** A count of the mode, or a tenth of it (at least 2) when only the harness is checked. */
+	private int n(int count) {
+		return this.smoke ? Math.max(2, count / 10) : count;
+	}
 
 	/** One line of progress, with the seconds since the start: where quick mode's time goes. */
 	private void say(String line) {

@@ -139,7 +139,8 @@ public final class McpClientConfigurer {
 		if (this.httpClients != null) {
 			Duration timeout = (connectTimeout != null) ? connectTimeout.value()
 					: McpClientBuilder.DEFAULT_CONNECT_TIMEOUT;
-			builder.restClientBuilder(this.httpClients.restClientBuilder(timeout, sslBundle));
+			// on first use: Boot's builder builds a JDK client, and with it a TLS context
+			builder.restClientBuilder(() -> this.httpClients.restClientBuilder(timeout, sslBundle));
 		}
 		else if (sslBundle != null) {
 			throw new InvalidMcpxPropertyException(settings.prefix() + "ssl-bundle",

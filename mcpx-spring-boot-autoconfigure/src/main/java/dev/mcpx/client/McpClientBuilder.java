@@ -12,11 +12,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.converter.ByteArrayHttpMessageConverter;
+import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.client.RestClient;
 
 import dev.mcpx.client.error.McpAuthChallenge;
@@ -106,6 +108,8 @@ public final class McpClientBuilder {
 
 	private RestClient.Builder restClientBuilder;
 
+	private Supplier<RestClient.Builder> restClientBuilderOnFirstUse;
+
 	private final Map<String, String> headers = new LinkedHashMap<>();
 
 	private Consumer<HttpHeaders> headersProvider = (headers) -> {
@@ -191,6 +195,20 @@ public final class McpClientBuilder {
 	 */
 	public McpClientBuilder restClientBuilder(RestClient.Builder restClientBuilder) {
 		this.restClientBuilder = restClientBuilder;
+		this.restClientBuilderOnFirstUse = null;
+		return this;
+	}
+
+	/**
+	 * Uses the builder the supplier gives when the client sends its first request, so that
+	 * nothing of the HTTP client (a JDK client builds its TLS context, for one) is built
+	 * before first use. The builder is cloned. Replaces a builder given before.
+	 * @param restClientBuilder supplies the builder, once
+	 * @return this builder
+	 */
+	public McpClientBuilder restClientBuilder(Supplier<RestClient.Builder> restClientBuilder) {
+		this.restClientBuilderOnFirstUse = Objects.requireNonNull(restClientBuilder, "restClientBuilder");
+		this.restClientBuilder = null;
 		return this;
 	}
 
@@ -496,6 +514,12 @@ public final class McpClientBuilder {
 		if (this.restClientBuilder != null) {
 			return new HttpTransport(this.name, onlyBytes(this.restClientBuilder.clone()).build(), this.url,
 					baseHeaders(), jsonRpc, watchdog, redaction, this.maxMessageBytes,
+					this.recoveryPolicy.expiryOnBadRequest(), List.of());
+		}
+		if (this.restClientBuilderOnFirstUse != null) {
+			Supplier<RestClient.Builder> onFirstUse = this.restClientBuilderOnFirstUse;
+			return new HttpTransport(this.name, SingletonSupplier.of(() -> onlyBytes(onFirstUse.get().clone()).build()),
+					this.url, baseHeaders(), jsonRpc, watchdog, redaction, this.maxMessageBytes,
 					this.recoveryPolicy.expiryOnBadRequest(), List.of());
 		}
 		// No application HTTP settings: straight on a JDK client shared by every upstream with

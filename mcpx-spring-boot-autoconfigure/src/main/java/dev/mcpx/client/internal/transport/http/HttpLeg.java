@@ -35,32 +35,37 @@ final class HttpLeg {
 
 	private static final byte[] NO_BODY = new byte[0];
 
-	private final @Nullable RestClient restClient;
+	private final @Nullable Supplier<RestClient> restClient;
 
 	private final @Nullable Supplier<HttpClient> jdkClient;
 
 	private final URI endpoint;
 
-	/**
-	 * Creates the exchanges with one MCP endpoint through a {@link RestClient}.
-	 * @param restClient the client that performs the exchanges
-	 * @param endpoint the MCP endpoint URL
-	 */
-	HttpLeg(RestClient restClient, URI endpoint) {
+	private HttpLeg(@Nullable Supplier<RestClient> restClient, @Nullable Supplier<HttpClient> jdkClient, URI endpoint) {
 		this.restClient = restClient;
-		this.jdkClient = null;
+		this.jdkClient = jdkClient;
 		this.endpoint = endpoint;
 	}
 
 	/**
-	 * Creates the exchanges with one MCP endpoint straight on a JDK client.
+	 * The exchanges with one MCP endpoint through a {@link RestClient}.
+	 * @param restClient supplies the client that performs the exchanges, on every exchange (it
+	 * may build it on the first)
+	 * @param endpoint the MCP endpoint URL
+	 * @return the exchanges
+	 */
+	static HttpLeg throughRestClient(Supplier<RestClient> restClient, URI endpoint) {
+		return new HttpLeg(restClient, null, endpoint);
+	}
+
+	/**
+	 * The exchanges with one MCP endpoint straight on a JDK client.
 	 * @param jdkClient supplies the client on every exchange (built on first use)
 	 * @param endpoint the MCP endpoint URL
+	 * @return the exchanges
 	 */
-	HttpLeg(Supplier<HttpClient> jdkClient, URI endpoint) {
-		this.restClient = null;
-		this.jdkClient = jdkClient;
-		this.endpoint = endpoint;
+	static HttpLeg direct(Supplier<HttpClient> jdkClient, URI endpoint) {
+		return new HttpLeg(null, jdkClient, endpoint);
 	}
 
 	/**
@@ -155,7 +160,7 @@ final class HttpLeg {
 
 	private <T> T throughRestClient(HttpMethod method, byte @Nullable [] body, Consumer<HttpHeaders> headers,
 			ResponseReader<T> reader) throws IOException {
-		RestClient.RequestBodySpec spec = this.restClient.method(method).uri(this.endpoint).headers(headers);
+		RestClient.RequestBodySpec spec = this.restClient.get().method(method).uri(this.endpoint).headers(headers);
 		if (body != null) {
 			spec = spec.body(body);
 		}

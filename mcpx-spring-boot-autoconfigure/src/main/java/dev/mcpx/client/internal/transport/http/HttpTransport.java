@@ -4,19 +4,18 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
+import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.client.RestClient;
 
 import dev.mcpx.client.error.McpAuthChallenge;
@@ -107,8 +106,29 @@ public final class HttpTransport implements McpTransport {
 	public HttpTransport(String upstream, RestClient restClient, URI endpoint, Consumer<HttpHeaders> baseHeaders,
 			JsonRpc jsonRpc, Watchdog watchdog, Redaction redaction, int maxMessageBytes, boolean expiryOnBadRequest,
 			List<AutoCloseable> resources) {
-		this(upstream, new HttpLeg(restClient, endpoint), baseHeaders, jsonRpc, watchdog, redaction, maxMessageBytes,
-				expiryOnBadRequest, resources);
+		this(upstream, HttpLeg.throughRestClient(() -> restClient, endpoint), baseHeaders, jsonRpc, watchdog,
+				redaction, maxMessageBytes, expiryOnBadRequest, resources);
+	}
+
+	/**
+	 * Creates the transport of one client whose {@link RestClient} is built when its first
+	 * message is sent, so that nothing of the HTTP client is built before first use.
+	 * @param upstream the upstream name
+	 * @param restClient builds the client that performs the exchanges, once
+	 * @param endpoint the MCP endpoint
+	 * @param baseHeaders adds the headers every message carries (authorization, custom)
+	 * @param jsonRpc the message codec
+	 * @param watchdog enforces the transport's own bounds (resumption patience, stream end)
+	 * @param redaction scrubs secrets from the server's error text
+	 * @param maxMessageBytes the largest message accepted
+	 * @param expiryOnBadRequest whether a 400 naming the session shows it gone
+	 * @param resources released on {@link #close()}
+	 */
+	public HttpTransport(String upstream, SingletonSupplier<RestClient> restClient, URI endpoint,
+			Consumer<HttpHeaders> baseHeaders, JsonRpc jsonRpc, Watchdog watchdog, Redaction redaction,
+			int maxMessageBytes, boolean expiryOnBadRequest, List<AutoCloseable> resources) {
+		this(upstream, HttpLeg.throughRestClient(restClient, endpoint), baseHeaders, jsonRpc, watchdog, redaction,
+				maxMessageBytes, expiryOnBadRequest, resources);
 	}
 
 	/**
@@ -116,8 +136,8 @@ public final class HttpTransport implements McpTransport {
 	 * {@link RestClient} (no application HTTP settings to apply): the same requests, answers
 	 * and failures as through a {@code RestClient} on {@link BlockingJdkRequestFactory}.
 	 * @param upstream the upstream name
-	 * @param jdkClient supplies the JDK client on each exchange (built on first use,
-	 * possibly shared with other upstreams: {@link SharedHttpClients})
+	 * @param jdkClient the lease on the JDK client, built on first use and possibly shared
+	 * with other upstreams ({@link SharedHttpClients})
 	 * @param endpoint the MCP endpoint
 	 * @param baseHeaders adds the headers every message carries (authorization, custom)
 	 * @param jsonRpc the message codec
@@ -127,10 +147,10 @@ public final class HttpTransport implements McpTransport {
 	 * @param expiryOnBadRequest whether a 400 naming the session shows it gone
 	 * @param resources released on {@link #close()} (the lease on the JDK client)
 	 */
-	public HttpTransport(String upstream, Supplier<HttpClient> jdkClient, URI endpoint,
+	public HttpTransport(String upstream, SharedHttpClients.Lease jdkClient, URI endpoint,
 			Consumer<HttpHeaders> baseHeaders, JsonRpc jsonRpc, Watchdog watchdog, Redaction redaction,
 			int maxMessageBytes, boolean expiryOnBadRequest, List<AutoCloseable> resources) {
-		this(upstream, new HttpLeg(jdkClient, endpoint), baseHeaders, jsonRpc, watchdog, redaction, maxMessageBytes,
+		this(upstream, HttpLeg.direct(jdkClient, endpoint), baseHeaders, jsonRpc, watchdog, redaction, maxMessageBytes,
 				expiryOnBadRequest, resources);
 	}
 

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.web.client.RestClient;
+
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpHttpClients;
 import dev.mcpx.client.ProtocolMode;
@@ -137,6 +139,29 @@ class SharedHttpClientsTest {
 			other.createRequest(uri, org.springframework.http.HttpMethod.GET).execute().close();
 			assertThat(clients.builtClients()).isEqualTo(2);
 			assertThat(built).hasValue(2);
+		}
+	}
+
+	@Test
+	void aRestClientBuilderSuppliedForFirstUseIsTakenOnceAtTheFirstRequest() {
+		AtomicInteger taken = new AtomicInteger();
+		McpClient client = McpClient.builder("lazy", URI.create(url(this.first)))
+			.protocol(ProtocolMode.LEGACY)
+			.requestTimeout(Duration.ofSeconds(5))
+			.listenForChanges(false)
+			.restClientBuilder(() -> {
+				taken.incrementAndGet();
+				return RestClient.builder();
+			})
+			.build();
+		try {
+			assertThat(taken).as("taken when built").hasValue(0);
+			call(client);
+			call(client);
+			assertThat(taken).as("taken after two calls").hasValue(1);
+		}
+		finally {
+			client.close();
 		}
 	}
 
