@@ -1,5 +1,6 @@
 package dev.mcpx.client.internal.transport.http;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -191,7 +192,7 @@ final class HttpLeg {
 
 	private static void closeQuietly(InputStream body) {
 		try {
-			body.close();
+			BodyCut.of(body).close();
 		}
 		catch (IOException ex) {
 			// Aborting is all that was wanted.
@@ -236,6 +237,17 @@ final class HttpLeg {
 			}
 			int semicolon = value.indexOf(';');
 			return ((semicolon < 0) ? value : value.substring(0, semicolon)).trim().toLowerCase(java.util.Locale.ROOT);
+		}
+
+		/**
+		 * What cuts the body: closing it ends a blocked read at once, and the connection
+		 * with it. Apache HttpClient 5 (which Spring Boot picks for a {@code RestClient} when
+		 * it is on the class path) drains a body on {@code close()} to reuse its connection,
+		 * which never ends on a stalled or endless stream, so its stream is aborted instead.
+		 * @return the closeable to hand to a deadline or to whoever stops a listen stream
+		 */
+		public Closeable cut() {
+			return BodyCut.of(this.body);
 		}
 
 		/**

@@ -177,7 +177,7 @@ public final class HttpTransport implements McpTransport {
 	public Received request(long id, byte[] message, Envelope envelope, InboundMessages inbound,
 			Watchdog.Guard deadline) throws IOException {
 		return this.leg.post(message, headers(envelope), (response) -> {
-			deadline.attach(response.body());
+			deadline.attach(response.cut());
 			int status = response.status();
 			if (status >= 300) {
 				throw refusalOfRequest(response, envelope);
@@ -214,8 +214,8 @@ public final class HttpTransport implements McpTransport {
 				headers(envelope).accept(h);
 				h.set(LAST_EVENT_ID_HEADER, from.lastEventId());
 			}, (response) -> {
-				patience.attach(response.body());
-				deadline.attach(response.body());
+				patience.attach(response.cut());
+				deadline.attach(response.cut());
 				if (response.status() == 404) {
 					throw new StreamBrokenException("resuming the stream was answered 404: the session is gone", null,
 							from, true);
@@ -252,7 +252,7 @@ public final class HttpTransport implements McpTransport {
 	@Override
 	public void send(byte[] message, Envelope envelope, Watchdog.Guard deadline) throws IOException {
 		this.leg.post(message, headers(envelope), (response) -> {
-			deadline.attach(response.body());
+			deadline.attach(response.cut());
 			if (response.status() >= 300) {
 				throw refusal(response, envelope);
 			}
@@ -264,7 +264,7 @@ public final class HttpTransport implements McpTransport {
 	public ListenOutcome listen(byte @Nullable [] listenRequest, Envelope envelope, InboundMessages inbound,
 			Consumer<Closeable> opened) throws IOException {
 		HttpLeg.ResponseReader<ListenOutcome> reader = (response) -> {
-			opened.accept(response.body());
+			opened.accept(response.cut());
 			if (response.status() == 404) {
 				return ListenOutcome.SESSION_GONE;
 			}
@@ -451,7 +451,7 @@ public final class HttpTransport implements McpTransport {
 	private void finish(InputStream body, boolean expectEnd) {
 		if (expectEnd) {
 			try (Watchdog.Guard grace = this.watchdog.arm(STREAM_END_GRACE)) {
-				grace.attach(body);
+				grace.attach(BodyCut.of(body));
 				byte[] discard = new byte[1024];
 				while (body.read(discard) >= 0) {
 					// What follows the response is not awaited by anyone.
@@ -463,7 +463,7 @@ public final class HttpTransport implements McpTransport {
 			}
 		}
 		try {
-			body.close();
+			BodyCut.of(body).close();
 		}
 		catch (IOException ex) {
 			// Closing only releases the connection.

@@ -1,0 +1,59 @@
+package dev.mcpx.client.internal.transport.http;
+
+import java.io.Closeable;
+import java.io.InputStream;
+import java.lang.reflect.Method;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Cuts a response body: ends a blocked read at once and gives up its connection. A plain
+ * {@code close()} does that on the JDK client. Apache HttpClient 5's body stream instead
+ * reads the rest of the body on {@code close()} to keep the connection, which hangs on an
+ * event stream that never ends or a server that stalled; its {@code abort()} drops the
+ * connection. The class is looked up by name: the client core does not depend on it.
+ */
+final class BodyCut {
+
+	/** Apache HttpClient 5's body stream, whose close drains and whose abort cuts. */
+	private static final String DRAINING_STREAM = "org.apache.hc.core5.http.io.EofSensorInputStream";
+
+	private BodyCut() {
+	}
+
+	/**
+	 * What cuts this body.
+	 * @param body the body stream
+	 * @return a closeable that aborts it, or closes it where closing already cuts
+	 */
+	static Closeable of(InputStream body) {
+		Method abort = abortMethod(body);
+		if (abort == null) {
+			return body;
+		}
+		return () -> {
+			try {
+				abort.invoke(body);
+			}
+			catch (ReflectiveOperationException | RuntimeException ex) {
+				// Not abortable after all: closing is what is left.
+				body.close();
+			}
+		};
+	}
+
+	private static @Nullable Method abortMethod(InputStream body) {
+		for (Class<?> type = body.getClass(); type != null; type = type.getSuperclass()) {
+			if (DRAINING_STREAM.equals(type.getName())) {
+				try {
+					return type.getMethod("abort");
+				}
+				catch (NoSuchMethodException ex) {
+					return null;
+				}
+			}
+		}
+		return null;
+	}
+
+}
