@@ -120,7 +120,8 @@ public class McpxProperties {
 
 		/**
 		 * Lowest level of log messages to ask the server for (logging/setLevel after every
-		 * handshake): debug, info, notice, warning, error, critical, alert or emergency.
+		 * legacy handshake, the logLevel request metadata in 2026-07-28): debug, info, notice,
+		 * warning, error, critical, alert or emergency.
 		 */
 		private @Nullable String serverLogLevel;
 

@@ -422,8 +422,10 @@ public final class McpClientBuilder {
 	}
 
 	/**
-	 * Asks the server for log messages from this level up ({@code logging/setLevel}, sent
-	 * after every handshake, so a recovered session keeps it). Whatever the level, the
+	 * Asks the server for log messages from this level up: in the legacy era with
+	 * {@code logging/setLevel} after every handshake, so a recovered session keeps it; in the
+	 * 2026-07-28 era with {@code io.modelcontextprotocol/logLevel} in every request's
+	 * {@code _meta}, without which the server sends none. Whatever the level, the
 	 * server's {@code notifications/message} are written to the logger
 	 * {@code dev.mcpx.upstream.<name>}.
 	 * @param level {@code debug}, {@code info}, {@code notice}, {@code warning},
@@ -640,7 +642,7 @@ public final class McpClientBuilder {
 				this.handshakeTimeout, this.maxMessageBytes);
 		LegacySession legacy = new LegacySession(settings, exchange, setup);
 		ModernSession modern = new ModernSession(settings, exchange, answers, this.protocol == ProtocolMode.MODERN,
-				subscriptions);
+				subscriptions, this.serverLogLevel);
 		return switch (this.protocol) {
 			case LEGACY -> legacy;
 			case MODERN -> modern;

@@ -165,6 +165,34 @@ class ModernWireTest {
 	}
 
 	@Test
+	void aServerLogLevelTravelsInEveryRequestsMetaInsteadOfSetLevel() {
+		stubDiscover();
+		stubTools("[{\"name\":\"get_weather\",\"inputSchema\":{\"type\":\"object\"}}]");
+		wire.stubFor(method("tools/call").willReturn(okJson(result(CONTENT_OK))));
+
+		client((b) -> b.serverLogLevel("WARNING")).callTool("get_weather", Map.of());
+
+		// 2026-07-28 server/utilities/logging: the level rides on each request; no logging/setLevel.
+		for (String method : List.of("server/discover", "tools/list", "tools/call")) {
+			assertThat(body(posts(method).get(0)).at("/params/_meta/io.modelcontextprotocol~1logLevel").asString())
+				.as(method).isEqualTo("warning");
+		}
+		assertThat(posts("logging/setLevel")).isEmpty();
+	}
+
+	@Test
+	void withoutAServerLogLevelNoRequestAsksForLogMessages() {
+		stubDiscover();
+		stubTools("[{\"name\":\"get_weather\",\"inputSchema\":{\"type\":\"object\"}}]");
+		wire.stubFor(method("tools/call").willReturn(okJson(result(CONTENT_OK))));
+
+		client().callTool("get_weather", Map.of());
+
+		assertThat(body(posts("tools/call").get(0)).at("/params/_meta").has("io.modelcontextprotocol/logLevel"))
+			.isFalse();
+	}
+
+	@Test
 	void aNameOutsideTheHeaderSafeCharactersTravelsInBase64() {
 		stubDiscover();
 		stubTools("[{\"name\":\"wetter-für-köln\",\"inputSchema\":{\"type\":\"object\"}}]");

@@ -55,6 +55,9 @@ public final class ModernSession implements ProtocolSession {
 
 	private static final String META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 
+	/** The per-request log level that replaced {@code logging/setLevel} (2026-07-28 server/utilities/logging). */
+	private static final String META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
+
 	private static final String META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
 	private static final Map<String, String> CAPABILITY_OF_INPUT = Map.of("elicitation/create", "elicitation",
@@ -67,6 +70,8 @@ public final class ModernSession implements ProtocolSession {
 	private final InputAnswers inputHandler;
 
 	private final ObjectNode clientCapabilities;
+
+	private final @Nullable String logLevel;
 
 	private final Object discoveryLock = new Object();
 
@@ -89,7 +94,7 @@ public final class ModernSession implements ProtocolSession {
 	 */
 	public ModernSession(SessionSettings settings, Exchange exchange, @Nullable InputAnswers inputHandler,
 			boolean forced) {
-		this(settings, exchange, inputHandler, forced, null);
+		this(settings, exchange, inputHandler, forced, null, null);
 	}
 
 	/**
@@ -100,9 +105,12 @@ public final class ModernSession implements ProtocolSession {
 	 * @param inputHandler answers input requests
 	 * @param forced whether the era is fixed by configuration
 	 * @param subscriptions the client's resource subscriptions, absent for none
+	 * @param logLevel the least severe server log message wanted, carried by every request;
+	 * absent for none, and then the server sends none (2026-07-28 server/utilities/logging)
 	 */
 	public ModernSession(SessionSettings settings, Exchange exchange, @Nullable InputAnswers inputHandler,
-			boolean forced, @Nullable Subscriptions subscriptions) {
+			boolean forced, @Nullable Subscriptions subscriptions, @Nullable String logLevel) {
+		this.logLevel = logLevel;
 		this.subscriptions = subscriptions;
 		this.forced = forced;
 		this.settings = settings;
@@ -334,6 +342,9 @@ public final class ModernSession implements ProtocolSession {
 		ObjectNode clientInfo = meta.putObject(META_CLIENT_INFO);
 		clientInfo.put("name", this.settings.clientInfo().name());
 		clientInfo.put("version", this.settings.clientInfo().version());
+		if (this.logLevel != null) {
+			meta.put(META_LOG_LEVEL, this.logLevel);
+		}
 		return withMeta;
 	}
 
