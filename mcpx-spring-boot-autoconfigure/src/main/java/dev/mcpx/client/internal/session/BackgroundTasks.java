@@ -7,9 +7,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs a client's fire-and-forget work (cancellation notices) off the caller's thread.
- * One thread at most, gone when idle; a bounded queue, so a hung server cannot make the
- * client hoard work.
+ * Runs a client's fire-and-forget work (cancellation notices, re-subscribing in a new
+ * session) off the caller's thread. One thread at most, gone when idle; a bounded queue, so
+ * a hung server cannot make the client hoard advisory work. Work that must not be lost
+ * ({@link #executeEssential}) gets a thread of its own when the queue is full.
  */
 public final class BackgroundTasks implements Executor, AutoCloseable {
 
@@ -31,7 +32,15 @@ public final class BackgroundTasks implements Executor, AutoCloseable {
 					Thread thread = new Thread(runnable, "mcpx-" + upstream + "-background-" + count.incrementAndGet());
 					thread.setDaemon(true);
 					return thread;
-				}, new ThreadPoolExecutor.DiscardPolicy());
+				}, (rejected, executor) -> {
+					// Advisory work beyond the bound is dropped; essential work runs anyway,
+					// unless the client is closing.
+					if (rejected instanceof Essential essential && !executor.isShutdown()) {
+						Thread thread = new Thread(essential, "mcpx-" + upstream + "-background-overflow");
+						thread.setDaemon(true);
+						thread.start();
+					}
+				});
 		this.executor.allowCoreThreadTimeOut(true);
 	}
 
@@ -40,9 +49,27 @@ public final class BackgroundTasks implements Executor, AutoCloseable {
 		this.executor.execute(task);
 	}
 
+	/**
+	 * Runs work that must not be dropped when the queue is full (re-subscribing after a
+	 * recovery: a subscription is never silently lost).
+	 * @param task the work
+	 */
+	public void executeEssential(Runnable task) {
+		this.executor.execute(new Essential(task));
+	}
+
 	@Override
 	public void close() {
 		this.executor.shutdownNow();
+	}
+
+	private record Essential(Runnable task) implements Runnable {
+
+		@Override
+		public void run() {
+			this.task.run();
+		}
+
 	}
 
 }

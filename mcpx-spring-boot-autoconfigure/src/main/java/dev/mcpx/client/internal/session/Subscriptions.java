@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
@@ -36,7 +35,7 @@ public final class Subscriptions implements SessionSetup {
 
 	private final JsonRpc jsonRpc;
 
-	private final Executor background;
+	private final BackgroundTasks background;
 
 	private final Map<String, List<Consumer<McpResourceUpdate>>> byUri = new ConcurrentHashMap<>();
 
@@ -46,7 +45,7 @@ public final class Subscriptions implements SessionSetup {
 	 * @param jsonRpc the codec
 	 * @param background where re-subscribing runs, off the handshaking thread
 	 */
-	public Subscriptions(String upstream, JsonRpc jsonRpc, Executor background) {
+	public Subscriptions(String upstream, JsonRpc jsonRpc, BackgroundTasks background) {
 		this.upstream = upstream;
 		this.jsonRpc = jsonRpc;
 		this.background = background;
@@ -134,7 +133,7 @@ public final class Subscriptions implements SessionSetup {
 		if (uris.isEmpty() || state.generation() <= 1) {
 			return;
 		}
-		this.background.execute(() -> {
+		this.background.executeEssential(() -> {
 			for (String uri : uris) {
 				if (!this.byUri.containsKey(uri)) {
 					continue;
