@@ -194,13 +194,25 @@ class ExchangeTest {
 		public Received request(long id, byte[] message, Envelope envelope, InboundMessages inbound,
 				Watchdog.Guard deadline) throws IOException {
 			this.lastRequestId = id;
-			// The deadline interrupts nothing here: it closes what a read waits on.
+			// The deadline interrupts nothing here: it closes what a read waits on. The
+			// watchdog closes it outside its lock, so the stand-in interrupt is fenced: none
+			// may reach the caller once this request has returned.
 			Thread caller = Thread.currentThread();
-			deadline.attach(caller::interrupt);
+			boolean[] waiting = { true };
+			deadline.attach(() -> {
+				synchronized (waiting) {
+					if (waiting[0]) {
+						caller.interrupt();
+					}
+				}
+			});
 			try {
 				return this.onRequest.answer(inbound);
 			}
 			finally {
+				synchronized (waiting) {
+					waiting[0] = false;
+				}
 				Thread.interrupted();
 			}
 		}
