@@ -3,6 +3,7 @@ package dev.mcpx.client.internal.transport.http;
 import java.io.Closeable;
 import java.io.InputStream;
 import java.lang.reflect.Method;
+import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 
@@ -18,6 +19,19 @@ final class BodyCut {
 	/** Apache HttpClient 5's body stream, whose close drains and whose abort cuts. */
 	private static final String DRAINING_STREAM = "org.apache.hc.core5.http.io.EofSensorInputStream";
 
+	/**
+	 * The abort method of each body class, or none: looked up once per class, since a cut is
+	 * armed on every exchange.
+	 */
+	private static final ClassValue<Optional<Method>> ABORT = new ClassValue<>() {
+
+		@Override
+		protected Optional<Method> computeValue(Class<?> bodyType) {
+			return Optional.ofNullable(abortMethod(bodyType));
+		}
+
+	};
+
 	private BodyCut() {
 	}
 
@@ -27,7 +41,7 @@ final class BodyCut {
 	 * @return a closeable that aborts it, or closes it where closing already cuts
 	 */
 	static Closeable of(InputStream body) {
-		Method abort = abortMethod(body);
+		Method abort = ABORT.get(body.getClass()).orElse(null);
 		if (abort == null) {
 			return body;
 		}
@@ -42,8 +56,8 @@ final class BodyCut {
 		};
 	}
 
-	private static @Nullable Method abortMethod(InputStream body) {
-		for (Class<?> type = body.getClass(); type != null; type = type.getSuperclass()) {
+	private static @Nullable Method abortMethod(Class<?> bodyType) {
+		for (Class<?> type = bodyType; type != null; type = type.getSuperclass()) {
 			if (DRAINING_STREAM.equals(type.getName())) {
 				try {
 					return type.getMethod("abort");
