@@ -42,14 +42,6 @@ final class InterruptibleBody extends InputStream implements HttpResponse.BodySu
 
 	private volatile boolean closed;
 
-	/**
-	 * The handler of a response whose body is read this way.
-	 * @return the body handler
-	 */
-	static HttpResponse.BodyHandler<InputStream> handler() {
-		return (info) -> new InterruptibleBody();
-	}
-
 	/** The stream is the body at once: it is read while the response arrives. */
 	@Override
 	public CompletionStage<InputStream> getBody() {

@@ -1,5 +1,6 @@
 package dev.mcpx.client.internal.transport.http;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -8,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -31,6 +33,13 @@ final class JdkHttp {
 
 	/** The largest rest of a body read to its end on close, so that its connection is kept. */
 	private static final long MAX_DRAINED_BYTES = 64 * 1024;
+
+	/**
+	 * The largest declared length of a body received whole before {@code send} returns: a
+	 * body of a known, small length arrives within the wait for its headers, and the caller
+	 * wakes once instead of once for the headers and again for every part of the body.
+	 */
+	static final long MAX_WHOLE_BODY_BYTES = 64 * 1024;
 
 	private JdkHttp() {
 	}
@@ -58,13 +67,52 @@ final class JdkHttp {
 		request.method(method, (body.length > 0) ? HttpRequest.BodyPublishers.ofByteArray(body)
 				: HttpRequest.BodyPublishers.noBody());
 		try {
-			// A body an interrupt ends (the JDK's own swallows it): interrupting a caller cancels.
-			return client.send(request.build(), InterruptibleBody.handler());
+			// An interrupt ends the wait in send, and a body read later (the JDK's own stream
+			// swallows it): interrupting a caller cancels.
+			return client.send(request.build(), JdkHttp::body);
 		}
 		catch (InterruptedException ex) {
 			// The watchdog's deadline, usually: the caller's guard clears the flag again.
 			Thread.currentThread().interrupt();
 			throw new InterruptedIOException("interrupted while waiting for the response");
+		}
+	}
+
+	/**
+	 * How a response's body is received: whole, when its declared length is small and it is
+	 * not an event stream (which may wait on the client's own answers before it ends);
+	 * otherwise as a stream read while it arrives, which an interrupt ends
+	 * ({@link InterruptibleBody}).
+	 * @param info the response's status and headers
+	 * @return the body's subscriber
+	 */
+	static HttpResponse.BodySubscriber<InputStream> body(HttpResponse.ResponseInfo info) {
+		Map<String, List<String>> headers = info.headers().map();
+		long length = declaredLength(headers);
+		if (length >= 0 && length <= MAX_WHOLE_BODY_BYTES && !isEventStream(headers)) {
+			return HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofByteArray(),
+					ByteArrayInputStream::new);
+		}
+		return new InterruptibleBody();
+	}
+
+	private static boolean isEventStream(Map<String, List<String>> headers) {
+		List<String> type = headers.get("Content-Type");
+		return type != null && !type.isEmpty()
+				&& type.get(0).regionMatches(true, 0, "text/event-stream", 0, "text/event-stream".length());
+	}
+
+	/** The declared length, -1 when absent or not a number; the map itself (see release). */
+	private static long declaredLength(Map<String, List<String>> headers) {
+		List<String> declared = headers.get("Content-Length");
+		if (declared == null || declared.isEmpty()) {
+			return -1;
+		}
+		try {
+			return Long.parseLong(declared.get(0));
+		}
+		catch (NumberFormatException ex) {
+			return -1;
 		}
 	}
 
@@ -91,16 +139,15 @@ final class JdkHttp {
 		InputStream body = response.body();
 		try {
 			// The map itself: firstValueAsLong streams the values on every call.
-			List<String> declared = response.headers().map().get("Content-Length");
-			long length = (declared != null && !declared.isEmpty()) ? Long.parseLong(declared.get(0)) : -1;
-			if (length >= 0 && length <= MAX_DRAINED_BYTES) {
+			long length = declaredLength(response.headers().map());
+			if (length >= 0 && length <= MAX_DRAINED_BYTES && !(body instanceof ByteArrayInputStream)) {
 				for (long read = 0; read <= length && body.read() != -1; read++) {
 					// what the reader left of the body
 				}
 			}
 		}
-		catch (IOException | NumberFormatException ex) {
-			// Already closed or broken, or a length that is not one: closing is all that is left.
+		catch (IOException ex) {
+			// Already closed or broken: closing is all that is left.
 		}
 		try {
 			body.close();
