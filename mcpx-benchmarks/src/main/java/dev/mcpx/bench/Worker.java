@@ -19,8 +19,9 @@ import java.util.concurrent.atomic.LongAdder;
  * interleave in time. Reads one command per line on standard input and answers each with one
  * line of JSON on standard output:
  * <ul>
- * <li>{@code warm <seconds>}: half the time at 16 threads, half at 1, so that both paths are
- * compiled;</li>
+ * <li>{@code warm <seconds>}: slices of 2.5 s at 16 threads and at 1 in turn, so that both
+ * paths are compiled and the compiler sees each more than once (one slice of each left mcpx's
+ * deeper call path still compiling through the rounds that followed);</li>
  * <li>{@code round <latency seconds> <throughput seconds> <threads>}: one round, latency first
  * (one caller: p50, p99, and CPU time and allocation per call, from the JVM's per-thread
  * counters), then throughput (calls per second with the given number of callers sharing the
@@ -73,10 +74,18 @@ public final class Worker {
 	}
 
 	private String warm(double seconds) throws InterruptedException {
-		throughput(16, seconds / 2, new LongAdder());
-		long until = System.nanoTime() + (long) (seconds / 2 * 1e9);
-		while (System.nanoTime() < until) {
-			this.contender.call();
+		double slice = 2.5;
+		int slices = Math.max(2, (int) Math.round(seconds / slice));
+		for (int i = 0; i < slices; i++) {
+			if (i % 2 == 0) {
+				throughput(16, slice, new LongAdder());
+			}
+			else {
+				long until = System.nanoTime() + (long) (slice * 1e9);
+				while (System.nanoTime() < until) {
+					this.contender.call();
+				}
+			}
 		}
 		return "{\"warm\": " + seconds + "}";
 	}

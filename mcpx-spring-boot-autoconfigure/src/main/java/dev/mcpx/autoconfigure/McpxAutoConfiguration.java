@@ -1,6 +1,5 @@
 package dev.mcpx.autoconfigure;
 
-import java.net.http.HttpClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -121,15 +120,15 @@ public final class McpxAutoConfiguration {
 	 * The application's HTTP client, with the upstream's settings. On the JDK client (Boot's
 	 * choice when no other HTTP library is present) requests are sent blocking with byte
 	 * bodies, which on loopback is several times faster than Spring's streaming request
-	 * factory; HTTP/1.1, since an h2c upgrade attempt gains MCP servers nothing; and one JDK
-	 * client per distinct settings, built on first use, so that idle upstreams cost no
-	 * threads of their own.
+	 * factory; with {@link McpHttpClients#sharedClientDefaults the shared client's
+	 * defaults}; and one JDK client per distinct settings, built on first use, so that idle
+	 * upstreams cost no threads of their own.
 	 */
 	private static ClientHttpRequestFactory requestFactory(ClientHttpRequestFactoryBuilder<?> builder,
 			HttpClientSettings settings, McpHttpClients httpClients) {
 		if (builder instanceof JdkClientHttpRequestFactoryBuilder) {
 			return httpClients.requestFactory(settings, () -> new JdkHttpClientBuilder()
-				.withCustomizer((client) -> client.version(HttpClient.Version.HTTP_1_1))
+				.withCustomizer(McpHttpClients::sharedClientDefaults)
 				.build(settings));
 		}
 		return builder.build(settings);

@@ -57,14 +57,23 @@ public final class McpHttpClients implements AutoCloseable {
 	}
 
 	/**
-	 * The JDK client mcpx builds for upstreams without application HTTP settings: HTTP/1.1,
-	 * since MCP endpoints are plain HTTP servers and an h2c upgrade attempt buys nothing, and
-	 * no redirects, which could carry credentials to another origin.
+	 * Applies what mcpx expects of a JDK client that upstreams share: HTTP/1.1, since MCP
+	 * endpoints are plain HTTP servers and an h2c upgrade attempt buys nothing; and worker
+	 * threads of its own that end after a few seconds idle (the JDK's default pool keeps
+	 * them a minute), so idle upstreams hold no thread but the client's selector.
+	 * @param builder the builder of a client to be shared
+	 * @return the same builder
+	 */
+	public static HttpClient.Builder sharedClientDefaults(HttpClient.Builder builder) {
+		return builder.version(HttpClient.Version.HTTP_1_1).executor(SharedHttpClients.workers());
+	}
+
+	/**
+	 * The JDK client mcpx builds for upstreams without application HTTP settings: the shared
+	 * client's defaults, and no redirects, which could carry credentials to another origin.
 	 */
 	static HttpClient newJdkClient(Duration connectTimeout) {
-		return HttpClient.newBuilder()
-			.version(HttpClient.Version.HTTP_1_1)
-			.connectTimeout(connectTimeout)
+		return sharedClientDefaults(HttpClient.newBuilder()).connectTimeout(connectTimeout)
 			.followRedirects(HttpClient.Redirect.NEVER)
 			.build();
 	}

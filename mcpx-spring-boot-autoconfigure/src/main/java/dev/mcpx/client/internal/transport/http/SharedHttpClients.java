@@ -5,6 +5,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -29,7 +34,37 @@ public final class SharedHttpClients implements AutoCloseable {
 	 */
 	public static final SharedHttpClients PROCESS = new SharedHttpClients();
 
+	/**
+	 * How long a shared client's idle worker thread lives: as long as the watchdog's. The
+	 * JDK's own pool keeps them 60 s, so an application whose upstreams had just been called
+	 * held a varying number of idle workers for a minute.
+	 */
+	static final long WORKER_KEEP_ALIVE_SECONDS = 5;
+
+	private static final AtomicInteger workerPools = new AtomicInteger();
+
 	private final Map<Object, Entry> entries = new HashMap<>();
+
+	/**
+	 * The worker threads of one shared JDK client: as many as it asks for at once (its own
+	 * default pool is unbounded too: a bound could stall the exchanges that wait on it),
+	 * daemons, each ended after {@value #WORKER_KEEP_ALIVE_SECONDS} s idle, so that idle
+	 * upstreams hold no thread but their client's selector. Named as the JDK names its own
+	 * ({@code HttpClient-…-Worker-…}): they are the HTTP client's, not a client's of mcpx,
+	 * and outlive the upstream that last used them by that keep-alive.
+	 * @return a new executor for one client
+	 */
+	public static Executor workers() {
+		int pool = workerPools.incrementAndGet();
+		AtomicInteger count = new AtomicInteger();
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(0, Integer.MAX_VALUE, WORKER_KEEP_ALIVE_SECONDS,
+				TimeUnit.SECONDS, new SynchronousQueue<>(), (task) -> {
+					Thread thread = new Thread(task, "HttpClient-mcpx-" + pool + "-Worker-" + count.incrementAndGet());
+					thread.setDaemon(true);
+					return thread;
+				});
+		return executor;
+	}
 
 	/**
 	 * Takes a lease on the client of the given settings.

@@ -124,6 +124,38 @@ class SharedHttpClientsTest {
 		assertThat(SharedHttpClients.PROCESS.builtClients()).isEqualTo(before);
 	}
 
+	/**
+	 * An idle upstream holds no HTTP worker thread: the shared client's workers end after a
+	 * few seconds without work, while the upstream stays open and usable (the JDK's default
+	 * pool kept them a minute, a varying number after a burst).
+	 */
+	@Test
+	void theSharedClientsWorkersEndWhileItsUpstreamIsIdle() throws InterruptedException {
+		McpClient a = client("a", this.first, Duration.ofMillis(4_105));
+		try {
+			call(a);
+			assertThat(workerThreads()).as("worker threads after a call").isPositive();
+			long deadline = System.nanoTime() + Duration.ofSeconds(SharedHttpClients.WORKER_KEEP_ALIVE_SECONDS + 10)
+				.toNanos();
+			while (workerThreads() > 0 && System.nanoTime() < deadline) {
+				Thread.sleep(200);
+			}
+			assertThat(workerThreads()).as("worker threads of an idle upstream").isZero();
+			call(a);
+		}
+		finally {
+			a.close();
+		}
+	}
+
+	private static long workerThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.isAlive() && thread.getName().startsWith("HttpClient-mcpx-"))
+			.count();
+	}
+
 	@Test
 	void anApplicationHolderSharesByEqualSettingsAndBuildsOnFirstUse() throws IOException {
 		AtomicInteger built = new AtomicInteger();
