@@ -1,7 +1,11 @@
 package dev.mcpx.bench;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -126,11 +130,33 @@ public final class ManyUpstreams {
 		return times;
 	}
 
+	/**
+	 * Starts the application with the given properties in a properties file of its own, where
+	 * an application declares its upstreams: Spring Boot treats a configuration file as
+	 * immutable and indexes its property names once, while properties handed to the builder
+	 * stay a mutable map whose names every binding step scans again (with 200 upstreams that
+	 * alone made a start about 1.4 times as long).
+	 */
 	private static ConfigurableApplicationContext start(Map<String, Object> properties) {
-		return new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
-			.logStartupInfo(false)
-			.properties(properties)
-			.run();
+		Path file;
+		try {
+			file = Files.createTempFile("many-upstreams-", ".properties");
+			StringBuilder text = new StringBuilder();
+			properties.forEach((key, value) -> text.append(key).append('=').append(value).append('\n'));
+			Files.writeString(file, text);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		try {
+			return new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
+				.logStartupInfo(false)
+				.properties("spring.config.additional-location=file:" + file.toAbsolutePath())
+				.run();
+		}
+		finally {
+			file.toFile().delete();
+		}
 	}
 
 	/** N upstreams, at the given ports in turn, or all at a port that refuses connections. */

@@ -12,6 +12,7 @@ import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
@@ -24,6 +25,11 @@ import dev.mcpx.client.McpClients;
  * the clients' lifecycle).
  */
 class McpClientBeanRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanFactoryAware {
+
+	/** Each upstream's properties as a plain map, under the name the map binder gives it. */
+	private static final Bindable<Map<String, Map<String, Object>>> UPSTREAM_NAMES = Bindable
+		.of(ResolvableType.forClassWithGenerics(Map.class, ResolvableType.forClass(String.class),
+				ResolvableType.forClassWithGenerics(Map.class, String.class, Object.class)));
 
 	private Environment environment;
 
@@ -41,8 +47,12 @@ class McpClientBeanRegistrar implements ImportBeanDefinitionRegistrar, Environme
 
 	@Override
 	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-		Map<String, McpxProperties.Client> upstreams = Binder.get(this.environment)
-			.bind("mcpx.clients", Bindable.mapOf(String.class, McpxProperties.Client.class))
+		// Only the names are needed here: bound as plain maps, with the map binder's own keys
+		// (the same as for McpxProperties), not as settings objects, whose binding (nested
+		// properties, conversions) made most of the start-up cost of many upstreams, twice.
+		// McpxProperties binds and validates the settings.
+		Map<String, Map<String, Object>> upstreams = Binder.get(this.environment)
+			.bind("mcpx.clients", UPSTREAM_NAMES)
 			.orElse(Map.of());
 		for (String name : upstreams.keySet()) {
 			if (registry.containsBeanDefinition(name)) {
@@ -52,8 +62,10 @@ class McpClientBeanRegistrar implements ImportBeanDefinitionRegistrar, Environme
 			RootBeanDefinition definition = new RootBeanDefinition(McpClient.class,
 					() -> factory.getBean(McpClients.class).get(name));
 			definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
-			// McpClients closes the clients; the per-upstream bean is only a view.
+			// McpClients closes the clients; the per-upstream bean is only a view, made when
+			// something asks for it: McpClients builds every client at startup all the same.
 			definition.setDestroyMethodName(null);
+			definition.setLazyInit(true);
 			registry.registerBeanDefinition(name, definition);
 		}
 	}

@@ -52,6 +52,28 @@ class McpxAutoConfigurationTests {
 			});
 	}
 
+	/**
+	 * The per-upstream beans are registered from the names alone (the settings are bound once,
+	 * into McpxProperties): every name the settings bind under, a bracketed one with dots, one
+	 * in capitals, and a command upstream without a URL, is a bean backed by its client.
+	 */
+	@Test
+	void everyBoundUpstreamNameIsABean() {
+		this.contextRunner
+			.withPropertyValues("mcpx.clients[eu.weather].url=http://127.0.0.1:1/mcp",
+					"mcpx.clients.Docs.url=https://docs.example/mcp", "mcpx.clients.local.command=node",
+					"mcpx.clients.local.args[0]=server.js")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpClients clients = context.getBean(McpClients.class);
+				assertThat(clients.names()).hasSize(3);
+				assertThat(context.getBeanNamesForType(McpClient.class)).containsExactlyInAnyOrderElementsOf(clients.names());
+				for (String name : clients.names()) {
+					assertThat(context.getBean(name, McpClient.class)).isSameAs(clients.get(name));
+				}
+			});
+	}
+
 	@Test
 	void theApplicationStartsWhenAnUpstreamIsDown() {
 		// Port 1 refuses connections: a client that connected eagerly would fail the context.
