@@ -94,6 +94,10 @@ public final class Worker {
 		Map<String, Object> result = new LinkedHashMap<>();
 		long[] samples = this.samples;
 		int n = 0;
+		// The client's own threads up, as in a busy application: a pool whose idle threads end
+		// (mcpx's HTTP workers, after 5 s) would otherwise start them during the measurement,
+		// and the CPU of threads that were not alive at both ends is not counted.
+		throughput(callers, 0.1, new LongAdder());
 		long[] ids = this.threads.getAllThreadIds();
 		long cpuBefore = sum(this.threads.getThreadCpuTime(ids));
 		long allocBefore = sum(this.threads.getThreadAllocatedBytes(ids));
