@@ -22,7 +22,7 @@ import java.util.Map;
  * contender as JSON; {@code bench/summarize.py} computes the ratios per round and their
  * median.
  * <pre>
- * java -cp ... dev.mcpx.bench.Rounds --upstream fixed|sdk --rounds 5 --warm 12 --warm-sdk 24
+ * java -cp ... dev.mcpx.bench.Rounds --upstream fixed|sdk --rounds 5 --settle 1 --warm 12 --warm-sdk 24
  *     --latency 2 --throughput 2 --threads 16 --out rounds.json
  *     --contender mcpx=CLASSPATH --contender sdk-2.1.0=CLASSPATH ...
  * </pre>
@@ -49,6 +49,7 @@ public final class Rounds {
 			}
 		}
 		int rounds = Integer.parseInt(options.getOrDefault("rounds", "5"));
+		int settle = Integer.parseInt(options.getOrDefault("settle", "1"));
 		double warm = Double.parseDouble(options.getOrDefault("warm", "12"));
 		double warmSdk = Double.parseDouble(options.getOrDefault("warm-sdk", "24"));
 		String latency = options.getOrDefault("latency", "2");
@@ -58,6 +59,7 @@ public final class Rounds {
 		Map<String, Object> out = new LinkedHashMap<>();
 		out.put("upstream", options.get("upstream"));
 		out.put("rounds", rounds);
+		out.put("settling_rounds", settle);
 		out.put("order", new ArrayList<>(contenders.keySet()));
 		out.put("latency_seconds", Double.parseDouble(latency));
 		out.put("throughput_seconds", Double.parseDouble(throughput));
@@ -72,6 +74,15 @@ public final class Rounds {
 					double seconds = kind.equals("sdk") ? warmSdk : warm;
 					say(started, "warming " + contender.getKey() + " for " + seconds + " s: " + child.ready);
 					child.ask("warm " + seconds);
+				}
+				// Settling rounds, not recorded: each worker sat idle while the others warmed (a
+				// minute and more), and the first round after that ran slower for every client
+				// with a deep call path (mcpx and the SDK clients alike), not for raw.
+				for (int r = 0; r < settle; r++) {
+					for (Map.Entry<String, Child> worker : workers.entrySet()) {
+						String answer = worker.getValue().ask("round " + latency + " " + throughput + " " + threads);
+						say(started, "settling round " + (r + 1) + ", " + worker.getKey() + " (not counted): " + answer);
+					}
 				}
 				Map<String, List<Object>> perRound = new LinkedHashMap<>();
 				for (int r = 0; r < rounds; r++) {

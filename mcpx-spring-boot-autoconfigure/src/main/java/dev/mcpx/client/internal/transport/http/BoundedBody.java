@@ -39,6 +39,10 @@ final class BoundedBody {
 			throw tooLarge(method);
 		}
 		if (length >= 0) {
+			byte[] whole = (response.body() instanceof WholeBody body) ? body.takeAll(length) : null;
+			if (whole != null) {
+				return whole; // received whole: no copy
+			}
 			byte[] bytes = response.body().readNBytes((int) length);
 			if (bytes.length < length) {
 				throw new StreamBrokenException("the JSON body ended after " + bytes.length + " of " + length

@@ -1,6 +1,5 @@
 package dev.mcpx.client.internal.transport.http;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -10,8 +9,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.util.CollectionUtils;
@@ -24,12 +21,6 @@ import org.springframework.util.CollectionUtils;
  */
 final class JdkHttp {
 
-	/** Headers the JDK client sets itself and refuses from callers. */
-	private static final Set<String> RESTRICTED = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-
-	static {
-		RESTRICTED.addAll(Set.of("connection", "content-length", "expect", "host", "upgrade"));
-	}
 
 	/** The largest rest of a body read to its end on close, so that its connection is kept. */
 	private static final long MAX_DRAINED_BYTES = 64 * 1024;
@@ -60,7 +51,7 @@ final class JdkHttp {
 		HttpRequest.Builder request = HttpRequest.newBuilder(uri);
 		// The map itself: HttpHeaders.forEach builds a case-insensitive name set per call.
 		headers.asMultiValueMap().forEach((name, values) -> {
-			if (!RESTRICTED.contains(name)) {
+			if (!isRestricted(name)) {
 				values.forEach((value) -> request.header(name, value));
 			}
 		});
@@ -79,6 +70,21 @@ final class JdkHttp {
 	}
 
 	/**
+	 * Whether the JDK client sets the header itself and refuses it from callers. Asked for
+	 * every header of every request: by length first, not through a case-insensitive set.
+	 */
+	static boolean isRestricted(String name) {
+		return switch (name.length()) {
+			case 4 -> name.equalsIgnoreCase("host");
+			case 6 -> name.equalsIgnoreCase("expect");
+			case 7 -> name.equalsIgnoreCase("upgrade");
+			case 10 -> name.equalsIgnoreCase("connection");
+			case 14 -> name.equalsIgnoreCase("content-length");
+			default -> false;
+		};
+	}
+
+	/**
 	 * How a response's body is received: whole, when its declared length is small and it is
 	 * not an event stream (which may wait on the client's own answers before it ends);
 	 * otherwise as a stream read while it arrives, which an interrupt ends
@@ -90,8 +96,7 @@ final class JdkHttp {
 		Map<String, List<String>> headers = info.headers().map();
 		long length = declaredLength(headers);
 		if (length >= 0 && length <= MAX_WHOLE_BODY_BYTES && !isEventStream(headers)) {
-			return HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofByteArray(),
-					ByteArrayInputStream::new);
+			return HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofByteArray(), WholeBody::new);
 		}
 		return new InterruptibleBody();
 	}
@@ -140,7 +145,7 @@ final class JdkHttp {
 		try {
 			// The map itself: firstValueAsLong streams the values on every call.
 			long length = declaredLength(response.headers().map());
-			if (length >= 0 && length <= MAX_DRAINED_BYTES && !(body instanceof ByteArrayInputStream)) {
+			if (length >= 0 && length <= MAX_DRAINED_BYTES && !(body instanceof WholeBody)) {
 				for (long read = 0; read <= length && body.read() != -1; read++) {
 					// what the reader left of the body
 				}
