@@ -18,7 +18,8 @@ import java.util.Map;
  * Interleaved rounds: every contender in a {@link Worker} JVM of its own, all against one
  * upstream that runs here, measured one after the other in each round (A, B, C, A, B, C, …),
  * so that the machine's drift between latency levels hits every contender alike and a ratio
- * taken within a round compares like with like. Writes the per-round figures of every
+ * taken within a round compares like with like; every other round runs in reverse order, so
+ * that a drift within a round does too. Writes the per-round figures of every
  * contender as JSON; {@code bench/summarize.py} computes the ratios per round and their
  * median.
  * <pre>
@@ -85,8 +86,16 @@ public final class Rounds {
 					}
 				}
 				Map<String, List<Object>> perRound = new LinkedHashMap<>();
+				workers.keySet().forEach((name) -> perRound.put(name, new ArrayList<>()));
+				List<Map.Entry<String, Child>> order = new ArrayList<>(workers.entrySet());
 				for (int r = 0; r < rounds; r++) {
-					for (Map.Entry<String, Child> worker : workers.entrySet()) {
+					// Every other round in reverse (A, B, C, D, then D, C, B, A): a drift of the
+					// machine within a round lands on both sides of each ratio alike.
+					List<Map.Entry<String, Child>> turn = new ArrayList<>(order);
+					if (r % 2 == 1) {
+						java.util.Collections.reverse(turn);
+					}
+					for (Map.Entry<String, Child> worker : turn) {
 						String answer = worker.getValue().ask("round " + latency + " " + throughput + " " + threads);
 						perRound.computeIfAbsent(worker.getKey(), (k) -> new ArrayList<>())
 							.add(new Measurements.RawJson(answer));
