@@ -96,6 +96,9 @@ public final class Rounds {
 						java.util.Collections.reverse(turn);
 					}
 					for (Map.Entry<String, Child> worker : turn) {
+						// The last worker's threads wound down (its callers' last calls, the SDK
+						// client's own threads) before the next one measures.
+						Thread.sleep(500);
 						String answer = worker.getValue().ask("round " + latency + " " + throughput + " " + threads);
 						perRound.computeIfAbsent(worker.getKey(), (k) -> new ArrayList<>())
 							.add(new Measurements.RawJson(answer));

@@ -98,6 +98,9 @@ public final class Worker {
 		// (mcpx's HTTP workers, after 5 s) would otherwise start them during the measurement,
 		// and the CPU of threads that were not alive at both ends is not counted.
 		throughput(callers, 0.1, new LongAdder());
+		// A clean heap for every measurement: the garbage of this worker's last turn (its
+		// throughput phase, moments ago when a round reverses) is not collected in this one.
+		System.gc();
 		long[] ids = this.threads.getAllThreadIds();
 		long cpuBefore = sum(this.threads.getThreadCpuTime(ids));
 		long allocBefore = sum(this.threads.getThreadAllocatedBytes(ids));
