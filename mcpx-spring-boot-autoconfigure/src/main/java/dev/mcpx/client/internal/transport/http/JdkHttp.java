@@ -21,7 +21,6 @@ import org.springframework.util.CollectionUtils;
  */
 final class JdkHttp {
 
-
 	/** The largest rest of a body read to its end on close, so that its connection is kept. */
 	private static final long MAX_DRAINED_BYTES = 64 * 1024;
 

@@ -57,13 +57,12 @@ public final class SharedHttpClients implements AutoCloseable {
 	public static Executor workers() {
 		int pool = workerPools.incrementAndGet();
 		AtomicInteger count = new AtomicInteger();
-		ThreadPoolExecutor executor = new ThreadPoolExecutor(0, Integer.MAX_VALUE, WORKER_KEEP_ALIVE_SECONDS,
-				TimeUnit.SECONDS, new SynchronousQueue<>(), (task) -> {
+		return new ThreadPoolExecutor(0, Integer.MAX_VALUE, WORKER_KEEP_ALIVE_SECONDS, TimeUnit.SECONDS,
+				new SynchronousQueue<>(), (task) -> {
 					Thread thread = new Thread(task, "HttpClient-mcpx-" + pool + "-Worker-" + count.incrementAndGet());
 					thread.setDaemon(true);
 					return thread;
 				});
-		return executor;
 	}
 
 	/**
