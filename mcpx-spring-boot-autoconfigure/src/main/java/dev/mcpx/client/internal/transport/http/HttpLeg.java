@@ -231,7 +231,15 @@ final class HttpLeg {
 		 * @return the media type, or an empty string when absent or unparseable
 		 */
 		public String mediaType() {
-			String value = this.headers.getFirst(HttpHeaders.CONTENT_TYPE);
+			return mediaTypeOf(this.headers.getFirst(HttpHeaders.CONTENT_TYPE));
+		}
+
+		/**
+		 * A {@code Content-Type} value's media type without parameters, lower case.
+		 * @param value the header value, absent for none
+		 * @return the media type, or an empty string when absent
+		 */
+		static String mediaTypeOf(@Nullable String value) {
 			if (value == null) {
 				return "";
 			}

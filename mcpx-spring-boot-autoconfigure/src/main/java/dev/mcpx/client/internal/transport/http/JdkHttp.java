@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
 import org.springframework.util.CollectionUtils;
 
 /**
@@ -100,10 +101,11 @@ final class JdkHttp {
 		return new InterruptibleBody();
 	}
 
+	/** Read as {@link HttpLeg.Response#isEventStream()} reads it, from the JDK's map. */
 	private static boolean isEventStream(Map<String, List<String>> headers) {
 		List<String> type = headers.get("Content-Type");
-		return type != null && !type.isEmpty()
-				&& type.get(0).regionMatches(true, 0, "text/event-stream", 0, "text/event-stream".length());
+		return MediaType.TEXT_EVENT_STREAM_VALUE
+			.equals(HttpLeg.Response.mediaTypeOf((type != null && !type.isEmpty()) ? type.get(0) : null));
 	}
 
 	/** The declared length, -1 when absent or not a number; the map itself (see release). */
@@ -144,7 +146,7 @@ final class JdkHttp {
 		try {
 			// The map itself: firstValueAsLong streams the values on every call.
 			long length = declaredLength(response.headers().map());
-			if (length >= 0 && length <= MAX_DRAINED_BYTES && !(body instanceof WholeBody)) {
+			if (length >= 0 && length <= MAX_DRAINED_BYTES) {
 				for (long read = 0; read <= length && body.read() != -1; read++) {
 					// what the reader left of the body
 				}
