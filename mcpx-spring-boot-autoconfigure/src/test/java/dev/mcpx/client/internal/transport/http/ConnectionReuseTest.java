@@ -1,11 +1,6 @@
 package dev.mcpx.client.internal.transport.http;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -26,6 +21,8 @@ import dev.mcpx.client.error.McpHttpStatusException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import static dev.mcpx.client.internal.transport.http.LoopbackUpstream.reply;
+import static dev.mcpx.client.internal.transport.http.LoopbackUpstream.result;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -41,11 +38,6 @@ class ConnectionReuseTest {
 
 	private static final JsonMapper json = JsonMapper.builder().build();
 
-	static {
-		// The JDK server leaves Nagle's algorithm on otherwise: 40 ms per small response.
-		System.setProperty("sun.net.httpserver.nodelay", "true");
-	}
-
 	private HttpServer server;
 
 	private final Set<Integer> clientPorts = ConcurrentHashMap.newKeySet();
@@ -58,12 +50,8 @@ class ConnectionReuseTest {
 
 	@BeforeEach
 	void start() throws IOException {
-		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-		this.server.createContext("/mcp", this::handle);
-		this.server.setExecutor(Executors.newSingleThreadExecutor());
-		this.server.start();
-		URI url = URI.create("http://127.0.0.1:" + this.server.getAddress().getPort() + "/mcp");
-		this.client = McpClient.builder("reuse", url).protocol(ProtocolMode.LEGACY)
+		this.server = LoopbackUpstream.start(this::handle, Executors.newSingleThreadExecutor());
+		this.client = McpClient.builder("reuse", LoopbackUpstream.url(this.server)).protocol(ProtocolMode.LEGACY)
 			.requestTimeout(Duration.ofSeconds(5))
 			.build();
 	}
@@ -130,22 +118,9 @@ class ConnectionReuseTest {
 		}
 	}
 
-	private static String result(JsonNode request, String result) {
-		return "{\"jsonrpc\":\"2.0\",\"id\":" + request.get("id") + ",\"result\":" + result + "}";
-	}
-
 	private static String error(JsonNode request, int code, String message) {
 		return "{\"jsonrpc\":\"2.0\",\"id\":" + request.path("id") + ",\"error\":{\"code\":" + code
 				+ ",\"message\":\"" + message + "\"}}";
-	}
-
-	private static void reply(HttpExchange exchange, int status, String body) throws IOException {
-		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-		exchange.getResponseHeaders().add("Content-Type", "application/json");
-		exchange.sendResponseHeaders(status, bytes.length);
-		try (OutputStream out = exchange.getResponseBody()) {
-			out.write(bytes);
-		}
 	}
 
 }

@@ -1,12 +1,8 @@
 package dev.mcpx.client.internal.transport.http;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -29,6 +25,8 @@ import dev.mcpx.client.ProtocolMode;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import static dev.mcpx.client.internal.transport.http.LoopbackUpstream.reply;
+import static dev.mcpx.client.internal.transport.http.LoopbackUpstream.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -40,10 +38,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SharedHttpClientsTest {
 
 	private static final JsonMapper json = JsonMapper.builder().build();
-
-	static {
-		System.setProperty("sun.net.httpserver.nodelay", "true");
-	}
 
 	private final Set<String> liveSessions = ConcurrentHashMap.newKeySet();
 
@@ -164,7 +158,7 @@ class SharedHttpClientsTest {
 			var same2 = clients.requestFactory("settings-1", () -> counted(built));
 			var other = clients.requestFactory("settings-2", () -> counted(built));
 			assertThat(clients.builtClients()).isZero();
-			URI uri = URI.create(url(this.first));
+			URI uri = LoopbackUpstream.url(this.first);
 			same1.createRequest(uri, org.springframework.http.HttpMethod.GET).execute().close();
 			same2.createRequest(uri, org.springframework.http.HttpMethod.GET).execute().close();
 			assertThat(clients.builtClients()).isEqualTo(1);
@@ -177,7 +171,7 @@ class SharedHttpClientsTest {
 	@Test
 	void aRestClientBuilderSuppliedForFirstUseIsTakenOnceAtTheFirstRequest() {
 		AtomicInteger taken = new AtomicInteger();
-		McpClient client = McpClient.builder("lazy", URI.create(url(this.first)))
+		McpClient client = McpClient.builder("lazy", LoopbackUpstream.url(this.first))
 			.protocol(ProtocolMode.LEGACY)
 			.requestTimeout(Duration.ofSeconds(5))
 			.listenForChanges(false)
@@ -207,7 +201,7 @@ class SharedHttpClientsTest {
 	}
 
 	private static McpClient client(String name, HttpServer server, Duration connectTimeout) {
-		return McpClient.builder(name, URI.create(url(server)))
+		return McpClient.builder(name, LoopbackUpstream.url(server))
 			.protocol(ProtocolMode.LEGACY)
 			.connectTimeout(connectTimeout)
 			.requestTimeout(Duration.ofSeconds(5))
@@ -215,16 +209,8 @@ class SharedHttpClientsTest {
 			.build();
 	}
 
-	private static String url(HttpServer server) {
-		return "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
-	}
-
 	private HttpServer server() throws IOException {
-		HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-		server.createContext("/mcp", this::handle);
-		server.setExecutor(Executors.newSingleThreadExecutor());
-		server.start();
-		return server;
+		return LoopbackUpstream.start(this::handle, Executors.newSingleThreadExecutor());
 	}
 
 	/** A legacy upstream with one tool, {@code echo}; a GET is answered 405. */
@@ -260,19 +246,6 @@ class SharedHttpClientsTest {
 			return;
 		}
 		reply(exchange, 200, result(message, "{\"content\":[{\"type\":\"text\",\"text\":\"ok\"}]}"));
-	}
-
-	private static String result(JsonNode request, String result) {
-		return "{\"jsonrpc\":\"2.0\",\"id\":" + request.get("id") + ",\"result\":" + result + "}";
-	}
-
-	private static void reply(HttpExchange exchange, int status, String body) throws IOException {
-		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-		exchange.getResponseHeaders().add("Content-Type", "application/json");
-		exchange.sendResponseHeaders(status, bytes.length);
-		try (OutputStream out = exchange.getResponseBody()) {
-			out.write(bytes);
-		}
 	}
 
 }

@@ -2,8 +2,6 @@ package dev.mcpx.client.internal.transport.http;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -28,6 +26,8 @@ import dev.mcpx.client.error.McpTimeoutException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import static dev.mcpx.client.internal.transport.http.LoopbackUpstream.reply;
+import static dev.mcpx.client.internal.transport.http.LoopbackUpstream.result;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -42,10 +42,6 @@ class WholeBodyTest {
 
 	private static final JsonMapper json = JsonMapper.builder().build();
 
-	static {
-		System.setProperty("sun.net.httpserver.nodelay", "true");
-	}
-
 	private HttpServer server;
 
 	private final AtomicInteger calls = new AtomicInteger();
@@ -58,11 +54,8 @@ class WholeBodyTest {
 
 	@BeforeEach
 	void start() throws IOException {
-		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-		this.server.createContext("/mcp", this::handle);
-		this.server.setExecutor(Executors.newCachedThreadPool());
-		this.server.start();
-		this.url = URI.create("http://127.0.0.1:" + this.server.getAddress().getPort() + "/mcp");
+		this.server = LoopbackUpstream.start(this::handle, Executors.newCachedThreadPool());
+		this.url = LoopbackUpstream.url(this.server);
 	}
 
 	@AfterEach
@@ -123,10 +116,10 @@ class WholeBodyTest {
 		switch (method) {
 			case "initialize" -> {
 				exchange.getResponseHeaders().add("Mcp-Session-Id", UUID.randomUUID().toString());
-				reply(exchange, result(message, "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{}},"
+				reply(exchange, 200, result(message, "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{}},"
 						+ "\"serverInfo\":{\"name\":\"whole\",\"version\":\"1\"}}"));
 			}
-			case "tools/list" -> reply(exchange, result(message,
+			case "tools/list" -> reply(exchange, 200, result(message,
 					"{\"tools\":[{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"}},"
 							+ "{\"name\":\"stall\",\"inputSchema\":{\"type\":\"object\"}}]}"));
 			case "tools/call" -> {
@@ -135,10 +128,10 @@ class WholeBodyTest {
 					stall(exchange, result(message, "{\"content\":[{\"type\":\"text\",\"text\":\"late\"}]}"));
 				}
 				else {
-					reply(exchange, result(message, "{\"content\":[{\"type\":\"text\",\"text\":\"ok\"}]}"));
+					reply(exchange, 200, result(message, "{\"content\":[{\"type\":\"text\",\"text\":\"ok\"}]}"));
 				}
 			}
-			default -> reply(exchange, "{\"jsonrpc\":\"2.0\",\"id\":" + message.get("id")
+			default -> reply(exchange, 200, "{\"jsonrpc\":\"2.0\",\"id\":" + message.get("id")
 					+ ",\"error\":{\"code\":-32601,\"message\":\"Method not found\"}}");
 		}
 	}
@@ -159,19 +152,6 @@ class WholeBodyTest {
 			Thread.currentThread().interrupt();
 		}
 		exchange.close();
-	}
-
-	private static String result(JsonNode request, String result) {
-		return "{\"jsonrpc\":\"2.0\",\"id\":" + request.get("id") + ",\"result\":" + result + "}";
-	}
-
-	private static void reply(HttpExchange exchange, String body) throws IOException {
-		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-		exchange.getResponseHeaders().add("Content-Type", "application/json");
-		exchange.sendResponseHeaders(200, bytes.length);
-		try (OutputStream out = exchange.getResponseBody()) {
-			out.write(bytes);
-		}
 	}
 
 }
