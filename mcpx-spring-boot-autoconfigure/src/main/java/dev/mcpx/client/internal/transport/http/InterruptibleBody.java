@@ -21,7 +21,12 @@ import java.util.concurrent.LinkedBlockingQueue;
  * reports as a cancellation (2025-11-25 basic/utilities/cancellation). Closing it from
  * another thread (the watchdog's deadline) ends a blocked read too.
  * <p>
- * One list of buffers is requested at a time, as the reader consumes them.
+ * A few lists of buffers are requested ahead of the reader ({@link #WINDOW}), so that what
+ * has already arrived (an event and the end of its stream, usually) waits in the queue
+ * rather than behind a request the reader has yet to make: the reader parks only when nothing
+ * is there. A body that waits for its first bytes ({@link #awaitingFirstBytes()}) is handed
+ * over only when they, its end or its failure arrive, so a caller waiting for a response
+ * wakes once for its headers and its first event together.
  */
 final class InterruptibleBody extends InputStream implements HttpResponse.BodySubscriber<InputStream> {
 
@@ -29,6 +34,12 @@ final class InterruptibleBody extends InputStream implements HttpResponse.BodySu
 	private static final Object END = new Object();
 
 	private static final Object CLOSED = new Object();
+
+	/**
+	 * How many lists of buffers may wait unread: enough for an event and the end of its
+	 * stream, little enough that an endless stream read slowly holds no more than that.
+	 */
+	static final int WINDOW = 4;
 
 	private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
 
@@ -42,10 +53,38 @@ final class InterruptibleBody extends InputStream implements HttpResponse.BodySu
 
 	private volatile boolean closed;
 
-	/** The stream is the body at once: it is read while the response arrives. */
+	/** Completed once the body is handed over: at once, or when its first bytes arrive. */
+	private final CompletableFuture<InputStream> handedOver = new CompletableFuture<>();
+
+	private InterruptibleBody(boolean awaitFirstBytes) {
+		if (!awaitFirstBytes) {
+			this.handedOver.complete(this);
+		}
+	}
+
+	/**
+	 * A body handed over with its headers: the caller reads it while it arrives, and may
+	 * act on the headers before anything else arrives (a GET stream, which may stay silent
+	 * for long, is open once its headers are in).
+	 * @return the body
+	 */
+	static InterruptibleBody atHeaders() {
+		return new InterruptibleBody(false);
+	}
+
+	/**
+	 * A body handed over with its first bytes, or its end or failure, whichever comes first:
+	 * for a caller that waits for what the body says anyway (a POST's response). Until then
+	 * the caller's wait is the JDK client's wait for the response, which an interrupt ends.
+	 * @return the body
+	 */
+	static InterruptibleBody awaitingFirstBytes() {
+		return new InterruptibleBody(true);
+	}
+
 	@Override
 	public CompletionStage<InputStream> getBody() {
-		return CompletableFuture.completedStage(this);
+		return this.handedOver;
 	}
 
 	@Override
@@ -55,22 +94,25 @@ final class InterruptibleBody extends InputStream implements HttpResponse.BodySu
 			subscription.cancel();
 			return;
 		}
-		subscription.request(1);
+		subscription.request(WINDOW);
 	}
 
 	@Override
 	public void onNext(List<ByteBuffer> item) {
 		this.queue.add(item);
+		this.handedOver.complete(this);
 	}
 
 	@Override
 	public void onError(Throwable throwable) {
 		this.queue.add(throwable);
+		this.handedOver.complete(this);
 	}
 
 	@Override
 	public void onComplete() {
 		this.queue.add(END);
+		this.handedOver.complete(this);
 	}
 
 	@Override

@@ -60,7 +60,7 @@ final class JdkHttp {
 		try {
 			// An interrupt ends the wait in send, and a body read later (the JDK's own stream
 			// swallows it): interrupting a caller cancels.
-			return client.send(request.build(), JdkHttp::body);
+			return client.send(request.build(), method.equals("POST") ? JdkHttp::postBody : JdkHttp::body);
 		}
 		catch (InterruptedException ex) {
 			// The watchdog's deadline, usually: the caller's guard clears the flag again.
@@ -93,12 +93,30 @@ final class JdkHttp {
 	 * @return the body's subscriber
 	 */
 	static HttpResponse.BodySubscriber<InputStream> body(HttpResponse.ResponseInfo info) {
+		return body(info, false);
+	}
+
+	/**
+	 * How a POST's response body is received: as {@link #body}, except that a body read as a
+	 * stream is handed over with its first bytes, not its headers. Whoever sent a POST waits
+	 * for what its body says (the response, or a server request on its event stream) and
+	 * does nothing with the headers alone, so the caller wakes once for both instead of
+	 * twice (an event-stream server may write its headers and its first event apart).
+	 * @param info the response's status and headers
+	 * @return the body's subscriber
+	 */
+	static HttpResponse.BodySubscriber<InputStream> postBody(HttpResponse.ResponseInfo info) {
+		return body(info, true);
+	}
+
+	private static HttpResponse.BodySubscriber<InputStream> body(HttpResponse.ResponseInfo info,
+			boolean awaitFirstBytes) {
 		Map<String, List<String>> headers = info.headers().map();
 		long length = declaredLength(headers);
 		if (length >= 0 && length <= MAX_WHOLE_BODY_BYTES && !isEventStream(headers)) {
 			return HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofByteArray(), WholeBody::new);
 		}
-		return new InterruptibleBody();
+		return awaitFirstBytes ? InterruptibleBody.awaitingFirstBytes() : InterruptibleBody.atHeaders();
 	}
 
 	/** Read as {@link HttpLeg.Response#isEventStream()} reads it, from the JDK's map. */

@@ -17,7 +17,8 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.ProtocolMode;
@@ -32,13 +33,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A JSON response of a small declared length is received whole before the caller wakes
- * ({@link JdkHttp#body}): the wait for it is then the wait in {@code send}, and it must stay
- * bounded by the request timeout and ended by an interrupt exactly as a body read as a
- * stream is (2025-11-25 basic/lifecycle §Timeouts; basic/utilities/cancellation). The server
- * here declares a length, sends part of the body and stalls.
+ * Two waits for a POST's response happen inside the JDK client's {@code send}, not in a body
+ * read: a JSON response of a small declared length is received whole before the caller wakes,
+ * and an event stream is handed over with its first bytes, not its headers
+ * ({@link JdkHttp#postBody}). Both must stay bounded by the request timeout and ended by an
+ * interrupt exactly as a body read as a stream is (2025-11-25 basic/lifecycle §Timeouts;
+ * basic/utilities/cancellation). The server here either declares a JSON body's length, sends
+ * half of it and stalls, or sends an event stream's headers and stalls before any event.
  */
-class WholeBodyTest {
+class ResponseWaitTest {
 
 	private static final JsonMapper json = JsonMapper.builder().build();
 
@@ -50,7 +53,22 @@ class WholeBodyTest {
 
 	private final CountDownLatch stalled = new CountDownLatch(1);
 
+	private final CountDownLatch cancelled = new CountDownLatch(1);
+
 	private URI url;
+
+	/** How the stalled response looks on the wire. */
+	enum Stall {
+
+		/** Half of a JSON body of declared length. */
+		HALF_A_JSON_BODY,
+
+		/** An event stream's headers, and no event. */
+		EVENT_STREAM_HEADERS
+
+	}
+
+	private volatile Stall stall;
 
 	@BeforeEach
 	void start() throws IOException {
@@ -64,8 +82,10 @@ class WholeBodyTest {
 		this.server.stop(0);
 	}
 
-	@Test
-	void aSmallJsonBodyThatStallsIsBoundedByTheRequestTimeout() {
+	@ParameterizedTest
+	@EnumSource(Stall.class)
+	void aStalledResponseIsBoundedByTheRequestTimeout(Stall stall) {
+		this.stall = stall;
 		try (McpClient client = client(Duration.ofMillis(800))) {
 			client.listTools();
 			long t0 = System.nanoTime();
@@ -78,8 +98,10 @@ class WholeBodyTest {
 		}
 	}
 
-	@Test
-	void anInterruptEndsTheWaitForASmallJsonBody() throws Exception {
+	@ParameterizedTest
+	@EnumSource(Stall.class)
+	void anInterruptEndsTheWaitForAStalledResponse(Stall stall) throws Exception {
+		this.stall = stall;
 		try (McpClient client = client(Duration.ofSeconds(30))) {
 			client.listTools();
 			AtomicReference<Throwable> outcome = new AtomicReference<>();
@@ -98,6 +120,8 @@ class WholeBodyTest {
 			assertThat(caller.isAlive()).isFalse();
 			assertThat(outcome.get()).isInstanceOf(McpCancelledException.class);
 			assertThat(this.calls.get()).isEqualTo(1);
+			// the server is told, as a legacy-era cancellation requires
+			assertThat(this.cancelled.await(10, TimeUnit.SECONDS)).isTrue();
 		}
 	}
 
@@ -109,6 +133,9 @@ class WholeBodyTest {
 		JsonNode message = json.readTree(exchange.getRequestBody().readAllBytes());
 		String method = message.path("method").asString();
 		if (!message.has("id")) {
+			if (method.equals("notifications/cancelled")) {
+				this.cancelled.countDown();
+			}
 			exchange.sendResponseHeaders(202, -1);
 			exchange.close();
 			return;
@@ -136,14 +163,24 @@ class WholeBodyTest {
 		}
 	}
 
-	/** Declares the whole length, sends half, and waits until the test ends. */
+	/**
+	 * Declares the whole length and sends half, or sends an event stream's headers only; then
+	 * waits until the test ends.
+	 */
 	private void stall(HttpExchange exchange, String body) throws IOException {
 		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-		exchange.getResponseHeaders().add("Content-Type", "application/json");
-		exchange.sendResponseHeaders(200, bytes.length);
-		OutputStream out = exchange.getResponseBody();
-		out.write(bytes, 0, bytes.length / 2);
-		out.flush();
+		if (this.stall == Stall.HALF_A_JSON_BODY) {
+			exchange.getResponseHeaders().add("Content-Type", "application/json");
+			exchange.sendResponseHeaders(200, bytes.length);
+			OutputStream out = exchange.getResponseBody();
+			out.write(bytes, 0, bytes.length / 2);
+			out.flush();
+		}
+		else {
+			exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
+			exchange.sendResponseHeaders(200, 0); // chunked: the headers go out now
+			exchange.getResponseBody().flush();
+		}
 		this.stalled.countDown();
 		try {
 			this.release.await(60, TimeUnit.SECONDS);
