@@ -324,7 +324,8 @@ public final class HttpTransport implements McpTransport {
 		HttpHeaders sent = new HttpHeaders();
 		headers(envelope).accept(sent);
 		List<String> secrets = new ArrayList<>();
-		sent.forEach((name, values) -> {
+		// The map itself: HttpHeaders.forEach builds a case-insensitive name set per call.
+		sent.asMultiValueMap().forEach((name, values) -> {
 			if (!NOT_SECRET.contains(name.toLowerCase(Locale.ROOT))
 					&& !name.regionMatches(true, 0, "Mcp-Param-", 0, 10)) {
 				secrets.addAll(values);
