@@ -169,8 +169,12 @@ public final class Measurements {
 		int iterations = n(this.quick ? 300 : 1000);
 		int normalPerIteration = 5;
 		// The recovery path must be compiled like the call path, or the multiple measures the
-		// JIT. The SDK server's recoveries cost about five times more: fewer in quick mode.
-		int warmRecoveries = n(this.quick ? (fixed ? 1500 : 400) : 6000);
+		// JIT: the floor runs the JDK client's code, hot from every call, while the code only a
+		// recovery runs (the refusal, the handshake's own steps, the announcement) reaches the
+		// optimising compiler only after some ten thousand runs. With 1,500, the same commit
+		// measured 1.37-1.42x; with 12,000, 1.22x (docs/performance.md, "Round four"). The SDK
+		// server's recoveries cost about five times more: fewer there.
+		int warmRecoveries = n(this.quick ? (fixed ? 12_000 : 4_000) : 15_000);
 		try (Contender mcpx = Contender.open("mcpx", upstream.url());
 				Contender.Raw raw = (Contender.Raw) Contender.open("raw", upstream.url())) {
 			for (int i = 0; i < n(this.quick ? 3000 : 20000); i++) {
