@@ -39,7 +39,16 @@ public final class SseParser {
 
 	private boolean lastWasCr;
 
+	/**
+	 * The event's data lines, joined by line feeds, from its second line on; an event of one
+	 * data line (every JSON-RPC message an MCP server sends) keeps that line as it is, in
+	 * {@link #firstData}, uncopied.
+	 */
 	private final StringBuilder data = new StringBuilder();
+
+	private @Nullable String firstData;
+
+	private int dataLines;
 
 	private int eventBytes;
 
@@ -99,13 +108,17 @@ public final class SseParser {
 			this.eventBytes = 0;
 			return null;
 		}
-		String payload = this.data.toString();
-		if (payload.endsWith("\n")) {
-			payload = payload.substring(0, payload.length() - 1);
-		}
+		// The data lines joined by line feeds: the standard's buffer without its last line feed.
+		String payload = switch (this.dataLines) {
+			case 0 -> "";
+			case 1 -> this.firstData;
+			default -> this.data.toString();
+		};
 		SseEvent event = new SseEvent(this.lastEventId, (this.eventType != null) ? this.eventType : "message",
 				payload, this.retry);
 		this.data.setLength(0);
+		this.firstData = null;
+		this.dataLines = 0;
 		this.eventType = null;
 		this.sawField = false;
 		this.eventBytes = 0;
@@ -134,7 +147,16 @@ public final class SseParser {
 		}
 		switch (field) {
 			case "data" -> {
-				this.data.append(value).append('\n');
+				if (this.dataLines == 0) {
+					this.firstData = value;
+				}
+				else {
+					if (this.dataLines == 1) {
+						this.data.append(this.firstData);
+					}
+					this.data.append('\n').append(value);
+				}
+				this.dataLines++;
 				this.sawField = true;
 			}
 			case "event" -> {
