@@ -33,7 +33,8 @@ public final class SseParser {
 
 	private int chunkLen;
 
-	private byte[] line = new byte[256];
+	/** A line split across reads, gathered; grown only when a line is split. */
+	private byte[] line = new byte[0];
 
 	private int lineLen;
 
@@ -181,7 +182,11 @@ public final class SseParser {
 		}
 	}
 
-	private String readLine() throws IOException {
+	/**
+	 * The next line, without its end. A line that lies whole within the chunk read last (the
+	 * usual case) becomes its text directly; only a line split across reads is gathered first.
+	 */
+	private @Nullable String readLine() throws IOException {
 		this.lineLen = 0;
 		while (true) {
 			if (this.chunkPos == this.chunkLen) {
@@ -192,30 +197,43 @@ public final class SseParser {
 					return null;
 				}
 			}
-			byte b = this.chunk[this.chunkPos++];
 			if (this.lastWasCr) {
 				this.lastWasCr = false;
-				if (b == '\n') {
+				if (this.chunk[this.chunkPos] == '\n') {
+					this.chunkPos++;
 					continue;
 				}
 			}
-			if (b == '\n' || b == '\r') {
-				this.lastWasCr = (b == '\r');
-				return new String(this.line, 0, this.lineLen, StandardCharsets.UTF_8);
+			int from = this.chunkPos;
+			int end = from;
+			while (end < this.chunkLen && this.chunk[end] != '\n' && this.chunk[end] != '\r') {
+				end++;
 			}
-			append(b);
+			// One line may not exceed the bound either: a line never ends without a line break.
+			if (this.lineLen + (end - from) > this.maxEventBytes) {
+				throw new EventTooLargeException(this.maxEventBytes);
+			}
+			if (end == this.chunkLen) {
+				append(from, end - from);
+				this.chunkPos = end;
+				continue;
+			}
+			this.lastWasCr = (this.chunk[end] == '\r');
+			this.chunkPos = end + 1;
+			if (this.lineLen == 0) {
+				return new String(this.chunk, from, end - from, StandardCharsets.UTF_8);
+			}
+			append(from, end - from);
+			return new String(this.line, 0, this.lineLen, StandardCharsets.UTF_8);
 		}
 	}
 
-	private void append(byte b) {
-		// One line may not exceed the bound either: a line never ends without a line break.
-		if (this.lineLen >= this.maxEventBytes) {
-			throw new EventTooLargeException(this.maxEventBytes);
+	private void append(int from, int length) {
+		if (this.lineLen + length > this.line.length) {
+			this.line = Arrays.copyOf(this.line, Math.max(this.line.length * 2, this.lineLen + length));
 		}
-		if (this.lineLen == this.line.length) {
-			this.line = Arrays.copyOf(this.line, this.line.length * 2);
-		}
-		this.line[this.lineLen++] = b;
+		System.arraycopy(this.chunk, from, this.line, this.lineLen, length);
+		this.lineLen += length;
 	}
 
 	/**
