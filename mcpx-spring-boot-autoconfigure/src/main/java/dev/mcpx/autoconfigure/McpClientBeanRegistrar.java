@@ -1,6 +1,7 @@
 package dev.mcpx.autoconfigure;
 
-import java.util.Map;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
@@ -8,11 +9,13 @@ import org.springframework.beans.factory.support.AutowireCandidateQualifier;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
-import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
@@ -26,10 +29,7 @@ import dev.mcpx.client.McpClients;
  */
 class McpClientBeanRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanFactoryAware {
 
-	/** Each upstream's properties as a plain map, under the name the map binder gives it. */
-	private static final Bindable<Map<String, Map<String, Object>>> UPSTREAM_NAMES = Bindable
-		.of(ResolvableType.forClassWithGenerics(Map.class, ResolvableType.forClass(String.class),
-				ResolvableType.forClassWithGenerics(Map.class, String.class, Object.class)));
+	private static final ConfigurationPropertyName CLIENTS = ConfigurationPropertyName.of("mcpx.clients");
 
 	private Environment environment;
 
@@ -47,14 +47,7 @@ class McpClientBeanRegistrar implements ImportBeanDefinitionRegistrar, Environme
 
 	@Override
 	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-		// Only the names are needed here: bound as plain maps, with the map binder's own keys
-		// (the same as for McpxProperties), not as settings objects, whose binding (nested
-		// properties, conversions) made most of the start-up cost of many upstreams, twice.
-		// McpxProperties binds and validates the settings.
-		Map<String, Map<String, Object>> upstreams = Binder.get(this.environment)
-			.bind("mcpx.clients", UPSTREAM_NAMES)
-			.orElse(Map.of());
-		for (String name : upstreams.keySet()) {
+		for (String name : upstreamNames(this.environment)) {
 			if (registry.containsBeanDefinition(name)) {
 				continue; // the application defined a bean of that name itself: it wins
 			}
@@ -68,6 +61,29 @@ class McpClientBeanRegistrar implements ImportBeanDefinitionRegistrar, Environme
 			definition.setLazyInit(true);
 			registry.registerBeanDefinition(name, definition);
 		}
+	}
+
+	/**
+	 * The names of the upstreams, as the binder keys {@code mcpx.clients} of McpxProperties:
+	 * the element after {@code mcpx.clients} of every setting under it, as written
+	 * ({@code [eu.weather]} gives {@code eu.weather}), from every source that lists its
+	 * names, in order. Only the names are needed here; McpxProperties binds and validates
+	 * the settings. Binding the upstreams, even as plain maps, scanned every property name
+	 * of every source once per upstream.
+	 * @param environment the environment
+	 * @return the upstream names
+	 */
+	static Set<String> upstreamNames(Environment environment) {
+		Set<String> names = new LinkedHashSet<>();
+		int index = CLIENTS.getNumberOfElements();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			if (source instanceof IterableConfigurationPropertySource iterable) {
+				// names with a setting under them, as the binder's upstreams have
+				iterable.filter((name) -> CLIENTS.isAncestorOf(name) && name.getNumberOfElements() > index + 1)
+					.forEach((name) -> names.add(name.getElement(index, Form.ORIGINAL)));
+			}
+		}
+		return names;
 	}
 
 }

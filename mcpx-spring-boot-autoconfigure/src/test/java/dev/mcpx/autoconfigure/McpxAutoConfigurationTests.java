@@ -3,6 +3,7 @@ package dev.mcpx.autoconfigure;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -14,6 +15,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClients;
@@ -71,6 +73,27 @@ class McpxAutoConfigurationTests {
 				for (String name : clients.names()) {
 					assertThat(context.getBean(name, McpClient.class)).isSameAs(clients.get(name));
 				}
+			});
+	}
+
+	/**
+	 * An upstream declared only in environment variables is a bean too, under the name the
+	 * settings bind under, next to one declared in a properties source.
+	 */
+	@Test
+	void anUpstreamDeclaredInEnvironmentVariablesIsABean() {
+		this.contextRunner.withPropertyValues("mcpx.clients.docs.url=https://docs.example/mcp")
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addLast(new SystemEnvironmentPropertySource("test-systemEnvironment",
+						Map.of("MCPX_CLIENTS_WEATHER_URL", "http://127.0.0.1:1/mcp", "MCPX_CLIENTS_WEATHER_PROTOCOL",
+								"legacy"))))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpClients clients = context.getBean(McpClients.class);
+				assertThat(clients.names()).containsExactlyInAnyOrder("docs", "weather");
+				assertThat(context.getBeanNamesForType(McpClient.class)).containsExactlyInAnyOrder("docs", "weather");
+				assertThat(context.getBean("weather", McpClient.class)).isSameAs(clients.get("weather"));
 			});
 	}
 
