@@ -97,11 +97,13 @@ final class JdkHttp {
 	}
 
 	/**
-	 * How a POST's response body is received: as {@link #body}, except that a body read as a
-	 * stream is handed over with its first bytes, not its headers. Whoever sent a POST waits
-	 * for what its body says (the response, or a server request on its event stream) and
-	 * does nothing with the headers alone, so the caller wakes once for both instead of
-	 * twice (an event-stream server may write its headers and its first event apart).
+	 * How a POST's response body is received: as {@link #body}, except that an event stream
+	 * is handed over with its first bytes, not its headers. Whoever sent a POST waits for what
+	 * its stream says (the response, or a server request) and does nothing with the headers
+	 * alone, so the caller wakes once for both instead of twice (an event-stream server may
+	 * write its headers and its first event apart). Any other body is handed over at its
+	 * headers, as before: a body of no declared length that is not a stream (a 202 from a
+	 * server that never ends it) is not waited on.
 	 * @param info the response's status and headers
 	 * @return the body's subscriber
 	 */
@@ -112,11 +114,12 @@ final class JdkHttp {
 	private static HttpResponse.BodySubscriber<InputStream> body(HttpResponse.ResponseInfo info,
 			boolean awaitFirstBytes) {
 		Map<String, List<String>> headers = info.headers().map();
+		boolean eventStream = isEventStream(headers);
 		long length = declaredLength(headers);
-		if (length >= 0 && length <= MAX_WHOLE_BODY_BYTES && !isEventStream(headers)) {
+		if (length >= 0 && length <= MAX_WHOLE_BODY_BYTES && !eventStream) {
 			return HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofByteArray(), WholeBody::new);
 		}
-		return awaitFirstBytes ? InterruptibleBody.awaitingFirstBytes() : InterruptibleBody.atHeaders();
+		return (awaitFirstBytes && eventStream) ? InterruptibleBody.awaitingFirstBytes() : InterruptibleBody.atHeaders();
 	}
 
 	/** Read as {@link HttpLeg.Response#isEventStream()} reads it, from the JDK's map. */

@@ -17,6 +17,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -69,6 +70,8 @@ class ResponseWaitTest {
 	}
 
 	private volatile Stall stall;
+
+	private volatile boolean endlessAcknowledgement;
 
 	@BeforeEach
 	void start() throws IOException {
@@ -125,6 +128,21 @@ class ResponseWaitTest {
 		}
 	}
 
+	/**
+	 * Only an event stream is waited on for its first bytes: a 202 whose body has no declared
+	 * length and never ends (the acknowledgement of {@code notifications/initialized} here) is
+	 * done with at its headers, as before, not waited on until the timeout.
+	 */
+	@Test
+	void anAcknowledgementThatNeverEndsIsNotWaitedOn() {
+		this.endlessAcknowledgement = true;
+		try (McpClient client = client(Duration.ofSeconds(30))) {
+			long t0 = System.nanoTime();
+			assertThat(client.listTools()).hasSize(2);
+			assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
+		}
+	}
+
 	private McpClient client(Duration timeout) {
 		return McpClient.builder("whole", this.url).protocol(ProtocolMode.LEGACY).requestTimeout(timeout).build();
 	}
@@ -135,6 +153,11 @@ class ResponseWaitTest {
 		if (!message.has("id")) {
 			if (method.equals("notifications/cancelled")) {
 				this.cancelled.countDown();
+			}
+			if (this.endlessAcknowledgement) {
+				exchange.sendResponseHeaders(202, 0); // chunked, and never ended
+				exchange.getResponseBody().flush();
+				return;
 			}
 			exchange.sendResponseHeaders(202, -1);
 			exchange.close();
