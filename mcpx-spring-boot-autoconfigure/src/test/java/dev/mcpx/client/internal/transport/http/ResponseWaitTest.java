@@ -123,7 +123,7 @@ class ResponseWaitTest {
 			assertThat(caller.isAlive()).isFalse();
 			assertThat(outcome.get()).isInstanceOf(McpCancelledException.class);
 			assertThat(this.calls.get()).isEqualTo(1);
-			// the server is told, as a legacy-era cancellation requires
+			// the server is told (2025-11-25 basic/utilities/cancellation)
 			assertThat(this.cancelled.await(10, TimeUnit.SECONDS)).isTrue();
 		}
 	}
