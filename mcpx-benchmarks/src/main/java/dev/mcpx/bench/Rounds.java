@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -79,29 +80,28 @@ public final class Rounds {
 				// Settling rounds, not recorded: each worker sat idle while the others warmed (a
 				// minute and more), and the first round after that ran slower for every client
 				// with a deep call path (mcpx and the SDK clients alike), not for raw.
+				String round = "round " + latency + " " + throughput + " " + threads;
 				for (int r = 0; r < settle; r++) {
 					for (Map.Entry<String, Child> worker : workers.entrySet()) {
-						String answer = worker.getValue().ask("round " + latency + " " + throughput + " " + threads);
+						String answer = worker.getValue().ask(round);
 						say(started, "settling round " + (r + 1) + ", " + worker.getKey() + " (not counted): " + answer);
 					}
 				}
 				Map<String, List<Object>> perRound = new LinkedHashMap<>();
 				workers.keySet().forEach((name) -> perRound.put(name, new ArrayList<>()));
-				List<Map.Entry<String, Child>> order = new ArrayList<>(workers.entrySet());
 				for (int r = 0; r < rounds; r++) {
 					// Every other round in reverse (A, B, C, D, then D, C, B, A): a drift of the
 					// machine within a round lands on both sides of each ratio alike.
-					List<Map.Entry<String, Child>> turn = new ArrayList<>(order);
+					List<Map.Entry<String, Child>> turn = new ArrayList<>(workers.entrySet());
 					if (r % 2 == 1) {
-						java.util.Collections.reverse(turn);
+						Collections.reverse(turn);
 					}
 					for (Map.Entry<String, Child> worker : turn) {
 						// The last worker's threads wound down (its callers' last calls, the SDK
 						// client's own threads) before the next one measures.
 						Thread.sleep(500);
-						String answer = worker.getValue().ask("round " + latency + " " + throughput + " " + threads);
-						perRound.computeIfAbsent(worker.getKey(), (k) -> new ArrayList<>())
-							.add(new Measurements.RawJson(answer));
+						String answer = worker.getValue().ask(round);
+						perRound.get(worker.getKey()).add(new Measurements.RawJson(answer));
 						say(started, "round " + (r + 1) + ", " + worker.getKey() + ": " + answer);
 					}
 				}
