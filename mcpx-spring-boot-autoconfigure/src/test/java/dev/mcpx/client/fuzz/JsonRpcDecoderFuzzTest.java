@@ -2,7 +2,9 @@ package dev.mcpx.client.fuzz;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
@@ -105,6 +107,45 @@ class JsonRpcDecoderFuzzTest {
 		}
 	}
 
+	/**
+	 * {@link JsonRpc#parse} builds trees itself where the mapper's features allow: for any
+	 * text, whole, cut short or with something after it, the tree (or the failure) must be
+	 * the mapper's own.
+	 */
+	@Test
+	void parsingAgreesWithTheMapper() {
+		Random random = Seeds.random("JsonRpc.parse against the mapper");
+		JsonMapper mapper = JsonMapper.builder().build();
+		for (int c = 0; c < Seeds.iterations(20_000); c++) {
+			String text = mapper.writeValueAsString(anyValue(random, 0));
+			switch (random.nextInt(5)) {
+				case 0 -> text = text.substring(0, random.nextInt(text.length() + 1));
+				case 1 -> text = text + (random.nextBoolean() ? " {}" : " x");
+				case 2 -> text = text.replaceFirst("\\{", "{\"k\":" + random.nextInt(3) + ",\"k\":1.5e2,");
+				default -> {
+				}
+			}
+			for (boolean bytes : new boolean[] { true, false }) {
+				byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+				Object expected;
+				try {
+					expected = bytes ? mapper.readTree(utf8) : mapper.readTree(text);
+				}
+				catch (RuntimeException ex) {
+					expected = ex.getClass().getName() + ": " + ex.getMessage();
+				}
+				Object actual;
+				try {
+					actual = bytes ? this.jsonRpc.parse(utf8) : this.jsonRpc.parse(text);
+				}
+				catch (RuntimeException ex) {
+					actual = ex.getClass().getName() + ": " + ex.getMessage();
+				}
+				assertThat(actual).as("case %d (%s): parse(%s)", c, bytes ? "bytes" : "text", text).isEqualTo(expected);
+			}
+		}
+	}
+
 	private void assertDecodesAsTheTree(int c, String text) {
 		byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
 		for (boolean bytes : new boolean[] { true, false }) {
@@ -147,6 +188,36 @@ class JsonRpcDecoderFuzzTest {
 					randomText(random))));
 			assertThat(error).isInstanceOfSatisfying(JsonRpcMessage.Response.class,
 					(e) -> assertThat(e.error().code()).isEqualTo(code));
+		}
+	}
+
+	/**
+	 * Parameters are written node by node, not through the mapper's {@code writeTree}: the
+	 * bytes must be the mapper's own for any tree, binary and POJO nodes (which the mapper
+	 * still writes) included.
+	 */
+	@Test
+	void requestsAreWrittenByteForByteAsTheMapperWritesThem() {
+		Random random = Seeds.random("JsonRpc.request against the mapper");
+		JsonMapper mapper = JsonMapper.builder().build();
+		for (int c = 0; c < Seeds.iterations(5_000); c++) {
+			long id = random.nextLong() & Long.MAX_VALUE;
+			String method = randomText(random);
+			ObjectNode params = NODES.objectNode();
+			params.set("arguments", anyValue(random, 1));
+			switch (random.nextInt(4)) {
+				case 0 -> params.put("blob", new byte[] { 1, 2, (byte) random.nextInt() });
+				case 1 -> params.putPOJO("pojo", Map.of("k", random.nextInt()));
+				case 2 -> params.withArray("numbers").add(random.nextFloat()).add((short) random.nextInt())
+					.add(new BigDecimal(random.nextInt()).movePointLeft(random.nextInt(8)));
+				default -> {
+				}
+			}
+			ObjectNode envelope = NODES.objectNode().put("jsonrpc", "2.0").put("id", id).put("method", method);
+			envelope.set("params", params);
+			assertThat(new String(this.jsonRpc.request(id, method, params), StandardCharsets.UTF_8))
+				.as("case %d", c)
+				.isEqualTo(mapper.writeValueAsString(envelope));
 		}
 	}
 

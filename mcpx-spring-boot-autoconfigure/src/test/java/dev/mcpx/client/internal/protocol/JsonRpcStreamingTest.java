@@ -48,6 +48,30 @@ class JsonRpcStreamingTest {
 		assertThat(bigIntegers.decode(bytes(text))).isEqualTo(bigIntegers.read(bigIntegers.parse(text)));
 	}
 
+	@Test
+	void theResultIsBuiltAsTheMapperReadsIt() {
+		// Otherwise every result would be read through the mapper's slower path.
+		assertThat(JsonRpc.readsTreesPlainly(JsonMapper.builder().build())).isTrue();
+		String deep = "[".repeat(200) + "]".repeat(200);
+		for (String result : new String[] { "{\"a\":1,\"a\":2}", "{\"n\":null,\"f\":1.25e3,\"i\":-7}",
+				"[9223372036854775807,9223372036854775808,1.0,0.1,-0.0]", deep, "{\"x\":" + deep + "}",
+				"\"text\"", "true", "3" }) {
+			String text = "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":" + result + "}";
+			assertThat(this.jsonRpc.decode(bytes(text))).as(text).isEqualTo(this.jsonRpc.read(this.jsonRpc.parse(text)));
+		}
+	}
+
+	@Test
+	void aMapperThatReadsFloatsAsDecimalsReadsTheResultItself() {
+		JsonMapper decimals = JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
+		assertThat(JsonRpc.readsTreesPlainly(decimals)).isFalse();
+		JsonRpc jsonRpc = new JsonRpc(decimals);
+		String text = "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"f\":1.50}}";
+		assertThat(jsonRpc.decode(bytes(text))).isEqualTo(jsonRpc.read(jsonRpc.parse(text)))
+			.isInstanceOfSatisfying(JsonRpcMessage.Response.class,
+					(response) -> assertThat(response.result().get("f").isBigDecimal()).isTrue());
+	}
+
 	private static byte[] bytes(String text) {
 		return text.getBytes(StandardCharsets.UTF_8);
 	}

@@ -223,15 +223,20 @@ final class HttpLeg {
 	 * @param headers the response headers
 	 * @param body the body stream; closing it aborts a blocked read (closing the whole
 	 * response instead may first drain the body, which never ends on a stalled stream)
+	 * @param mediaType the media type of {@code Content-Type} without parameters, lower
+	 * case; an empty string when absent
 	 */
-	public record Response(int status, HttpHeaders headers, InputStream body) {
+	public record Response(int status, HttpHeaders headers, InputStream body, String mediaType) {
 
 		/**
-		 * The response's media type without parameters, lower case.
-		 * @return the media type, or an empty string when absent or unparseable
+		 * A response whose media type is read from its headers, once: every response is asked
+		 * what it is more than once.
+		 * @param status the status code
+		 * @param headers the response headers
+		 * @param body the body stream
 		 */
-		public String mediaType() {
-			return mediaTypeOf(this.headers.getFirst(HttpHeaders.CONTENT_TYPE));
+		public Response(int status, HttpHeaders headers, InputStream body) {
+			this(status, headers, body, mediaTypeOf(headers.getFirst(HttpHeaders.CONTENT_TYPE)));
 		}
 
 		/**
@@ -243,8 +248,26 @@ final class HttpLeg {
 			if (value == null) {
 				return "";
 			}
+			if (isPlainMediaType(value)) {
+				return value; // the common case, as servers write it: nothing to cut or fold
+			}
 			int semicolon = value.indexOf(';');
 			return ((semicolon < 0) ? value : value.substring(0, semicolon)).trim().toLowerCase(java.util.Locale.ROOT);
+		}
+
+		/** No parameters, no surrounding space, no capitals: already what mediaTypeOf returns. */
+		private static boolean isPlainMediaType(String value) {
+			int length = value.length();
+			if (length == 0 || value.charAt(0) <= ' ' || value.charAt(length - 1) <= ' ') {
+				return false;
+			}
+			for (int i = 0; i < length; i++) {
+				char c = value.charAt(i);
+				if (c == ';' || (c >= 'A' && c <= 'Z') || c > 0x7f) {
+					return false;
+				}
+			}
+			return true;
 		}
 
 		/**
