@@ -5,6 +5,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -280,18 +281,8 @@ public final class JsonRpc {
 	 * @throws JacksonException if the bytes are not JSON
 	 */
 	public JsonNode parse(byte[] json) {
-		if (this.buildTrees) {
-			try (JsonParser parser = this.mapper.createParser(json)) {
-				JsonNode built = wholeValue(parser);
-				if (built != null) {
-					return built;
-				}
-			}
-			catch (JacksonException ex) {
-				// the mapper's reading below reports it
-			}
-		}
-		return this.mapper.readTree(json);
+		JsonNode built = this.buildTrees ? wholeValue(() -> this.mapper.createParser(json)) : null;
+		return (built != null) ? built : this.mapper.readTree(json);
 	}
 
 	/**
@@ -301,28 +292,23 @@ public final class JsonRpc {
 	 * @throws JacksonException if the text is not JSON
 	 */
 	public JsonNode parse(String json) {
-		if (this.buildTrees) {
-			try (JsonParser parser = this.mapper.createParser(json)) {
-				JsonNode built = wholeValue(parser);
-				if (built != null) {
-					return built;
-				}
-			}
-			catch (JacksonException ex) {
-				// the mapper's reading below reports it
-			}
-		}
-		return this.mapper.readTree(json);
+		JsonNode built = this.buildTrees ? wholeValue(() -> this.mapper.createParser(json)) : null;
+		return (built != null) ? built : this.mapper.readTree(json);
 	}
 
 	/**
 	 * One value and nothing after it, built by {@link #node}; {@code null} for anything else
-	 * (no value, trailing content, or what {@code node} leaves to the mapper), which the
-	 * mapper then reads, or refuses, itself.
+	 * (no value, trailing content, malformed JSON, or what {@code node} leaves to the
+	 * mapper), which the mapper then reads, or refuses, itself.
 	 */
-	private @Nullable JsonNode wholeValue(JsonParser parser) {
-		JsonNode built = node(this.mapper.getNodeFactory(), parser, parser.nextToken(), 0);
-		return (built != null && parser.nextToken() == null) ? built : null;
+	private @Nullable JsonNode wholeValue(Supplier<JsonParser> parsers) {
+		try (JsonParser parser = parsers.get()) {
+			JsonNode built = node(this.mapper.getNodeFactory(), parser, parser.nextToken(), 0);
+			return (built != null && parser.nextToken() == null) ? built : null;
+		}
+		catch (JacksonException ex) {
+			return null; // the mapper's reading reports it
+		}
 	}
 
 	/**
