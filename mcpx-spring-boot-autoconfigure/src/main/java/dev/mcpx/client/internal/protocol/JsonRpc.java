@@ -59,9 +59,10 @@ public final class JsonRpc {
 	private final boolean walkTrees;
 
 	/**
-	 * Whether a streamed response's result may be built node by node ({@link #node}): only
-	 * when the mapper reads a tree as that does, checked once here as {@link #walkTrees} is.
-	 * The mapper's own tree reading sets up a deserialization context for every message.
+	 * Whether a streamed response's result, and any tree {@link #parse(byte[])} reads, may be
+	 * built node by node ({@link #node}): only when the mapper reads a tree as that does,
+	 * checked once here as {@link #walkTrees} is. The mapper's own tree reading sets up a
+	 * deserialization context for every message.
 	 */
 	private final boolean buildTrees;
 
