@@ -4,7 +4,9 @@ import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -52,19 +54,15 @@ public final class JsonRpc {
 	private final boolean streamEnvelope;
 
 	/**
-	 * Whether parameters may be written node by node ({@link #writeNode}): only when the
-	 * mapper writes a tree exactly as the generator alone does, which a probe tree checks
-	 * once here. The mapper's own {@code writeTree} looks a serializer up for every call.
+	 * How each mapper's trees may be handled, checked once per mapper (every client built
+	 * without a mapper shares one) and on first use, not while an application with many
+	 * upstreams starts. Weak keys: a mapper is not held after its clients are gone.
 	 */
-	private final boolean walkTrees;
+	private static final Map<JsonMapper, TreeHandling> TREE_HANDLING = Collections
+		.synchronizedMap(new WeakHashMap<>());
 
-	/**
-	 * Whether a streamed response's result, and any tree {@link #parse(byte[])} reads, may be
-	 * built node by node ({@link #node}): only when the mapper reads a tree as that does,
-	 * checked once here as {@link #walkTrees} is. The mapper's own tree reading sets up a
-	 * deserialization context for every message.
-	 */
-	private final boolean buildTrees;
+	/** This mapper's {@link TreeHandling}, once known. */
+	private volatile @Nullable TreeHandling trees;
 
 	/**
 	 * Creates a codec on the given mapper.
@@ -74,8 +72,32 @@ public final class JsonRpc {
 		this.mapper = mapper;
 		this.streamEnvelope = !mapper.isEnabled(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
 				&& !mapper.isEnabled(DeserializationFeature.USE_LONG_FOR_INTS);
-		this.walkTrees = writesTreesPlainly(mapper);
-		this.buildTrees = this.streamEnvelope && readsTreesPlainly(mapper);
+	}
+
+	/**
+	 * How a mapper's trees may be handled.
+	 *
+	 * @param walk whether parameters may be written node by node ({@link #writeNode}): the
+	 * mapper writes a tree exactly as the generator alone does. The mapper's own
+	 * {@code writeTree} looks a serializer up for every call.
+	 * @param build whether a streamed response's result, and any tree
+	 * {@link #parse(byte[])} reads, may be built node by node ({@link #node}): the mapper
+	 * reads a tree as that does. The mapper's own tree reading sets up a deserialization
+	 * context for every message.
+	 */
+	private record TreeHandling(boolean walk, boolean build) {
+	}
+
+	private TreeHandling trees() {
+		TreeHandling trees = this.trees;
+		if (trees == null) {
+			boolean streamEnvelope = this.streamEnvelope;
+			trees = TREE_HANDLING.computeIfAbsent(this.mapper,
+					(mapper) -> new TreeHandling(writesTreesPlainly(mapper),
+							streamEnvelope && readsTreesPlainly(mapper)));
+			this.trees = trees;
+		}
+		return trees;
 	}
 
 	/**
@@ -177,7 +199,7 @@ public final class JsonRpc {
 			generator.writeStringProperty("method", method);
 			if (params != null) {
 				generator.writeName("params");
-				if (this.walkTrees) {
+				if (trees().walk()) {
 					writeNode(this.mapper, generator, params);
 				}
 				else {
@@ -282,7 +304,7 @@ public final class JsonRpc {
 	 * @throws JacksonException if the bytes are not JSON
 	 */
 	public JsonNode parse(byte[] json) {
-		JsonNode built = this.buildTrees ? wholeValue(() -> this.mapper.createParser(json)) : null;
+		JsonNode built = trees().build() ? wholeValue(() -> this.mapper.createParser(json)) : null;
 		return (built != null) ? built : this.mapper.readTree(json);
 	}
 
@@ -293,7 +315,7 @@ public final class JsonRpc {
 	 * @throws JacksonException if the text is not JSON
 	 */
 	public JsonNode parse(String json) {
-		JsonNode built = this.buildTrees ? wholeValue(() -> this.mapper.createParser(json)) : null;
+		JsonNode built = trees().build() ? wholeValue(() -> this.mapper.createParser(json)) : null;
 		return (built != null) ? built : this.mapper.readTree(json);
 	}
 
@@ -376,7 +398,7 @@ public final class JsonRpc {
 						if (result != null || value == JsonToken.VALUE_NULL) {
 							return null;
 						}
-						result = this.buildTrees ? node(this.mapper.getNodeFactory(), parser, value, 0)
+						result = trees().build() ? node(this.mapper.getNodeFactory(), parser, value, 0)
 								: parser.readValueAsTree();
 						if (result == null) {
 							return null;
