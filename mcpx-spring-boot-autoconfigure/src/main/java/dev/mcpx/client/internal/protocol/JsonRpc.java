@@ -45,14 +45,6 @@ public final class JsonRpc {
 	/** Deeper results are left to the mapper, which reads any depth without recursion. */
 	private static final int MAX_BUILT_DEPTH = 64;
 
-	private final JsonMapper mapper;
-
-	/**
-	 * Whether a response's envelope may be streamed ({@link #decode(byte[])}): only when the
-	 * mapper reads integers as the plain tree does, so that both paths build equal ids.
-	 */
-	private final boolean streamEnvelope;
-
 	/**
 	 * How each mapper's trees may be handled, checked once per mapper (every client built
 	 * without a mapper shares one) and on first use, not while an application with many
@@ -60,6 +52,14 @@ public final class JsonRpc {
 	 */
 	private static final Map<JsonMapper, TreeHandling> TREE_HANDLING = Collections
 		.synchronizedMap(new WeakHashMap<>());
+
+	private final JsonMapper mapper;
+
+	/**
+	 * Whether a response's envelope may be streamed ({@link #decode(byte[])}): only when the
+	 * mapper reads integers as the plain tree does, so that both paths build equal ids.
+	 */
+	private final boolean streamEnvelope;
 
 	/** This mapper's {@link TreeHandling}, once known. */
 	private volatile @Nullable TreeHandling trees;
