@@ -112,9 +112,9 @@ public final class JsonRpc {
 		}
 		String probe = "{\"z\":\"text \\\"quoted\\\" \\u00e9\",\"y\":null,\"x\":[],\"w\":[1,-9223372036854775808,"
 				+ "123456789012345678901234567890,1.5,-2.5e-3,1E+400,true,false,null,{}],\"v\":{\"u\":[[{}]]}}";
-		try (JsonParser parser = mapper.createParser(probe)) {
-			JsonNode built = node(mapper.getNodeFactory(), parser, parser.nextToken(), 0);
-			return built != null && parser.nextToken() == null && built.equals(mapper.readTree(probe));
+		JsonNode built = wholeValue(mapper.getNodeFactory(), () -> mapper.createParser(probe));
+		try {
+			return built != null && built.equals(mapper.readTree(probe));
 		}
 		catch (JacksonException ex) {
 			return false;
@@ -304,7 +304,8 @@ public final class JsonRpc {
 	 * @throws JacksonException if the bytes are not JSON
 	 */
 	public JsonNode parse(byte[] json) {
-		JsonNode built = trees().build() ? wholeValue(() -> this.mapper.createParser(json)) : null;
+		JsonNode built = trees().build()
+				? wholeValue(this.mapper.getNodeFactory(), () -> this.mapper.createParser(json)) : null;
 		return (built != null) ? built : this.mapper.readTree(json);
 	}
 
@@ -315,7 +316,8 @@ public final class JsonRpc {
 	 * @throws JacksonException if the text is not JSON
 	 */
 	public JsonNode parse(String json) {
-		JsonNode built = trees().build() ? wholeValue(() -> this.mapper.createParser(json)) : null;
+		JsonNode built = trees().build()
+				? wholeValue(this.mapper.getNodeFactory(), () -> this.mapper.createParser(json)) : null;
 		return (built != null) ? built : this.mapper.readTree(json);
 	}
 
@@ -324,9 +326,9 @@ public final class JsonRpc {
 	 * (no value, trailing content, malformed JSON, or what {@code node} leaves to the
 	 * mapper), which the mapper then reads, or refuses, itself.
 	 */
-	private @Nullable JsonNode wholeValue(Supplier<JsonParser> parsers) {
+	private static @Nullable JsonNode wholeValue(JsonNodeFactory nodes, Supplier<JsonParser> parsers) {
 		try (JsonParser parser = parsers.get()) {
-			JsonNode built = node(this.mapper.getNodeFactory(), parser, parser.nextToken(), 0);
+			JsonNode built = node(nodes, parser, parser.nextToken(), 0);
 			return (built != null && parser.nextToken() == null) ? built : null;
 		}
 		catch (JacksonException ex) {
