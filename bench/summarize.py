@@ -175,7 +175,13 @@ def main():
         many["threads_for_200_idle"] = idle[200]["threads_idle"]
         many["threads_for_2_idle"] = idle[2]["threads_idle"]
         many["threads_for_200_configured"] = idle[200]["threads_configured"]
+        # idle: after the shared JDK client's idle release; recently used: 6 s after the calls,
+        # its connections still pooled
         many["retained_bytes_per_idle_upstream"] = idle[200]["retained_bytes_per_idle_upstream"]
+        many["retained_bytes_per_recently_used_upstream"] = idle[200].get("retained_bytes_per_recently_used_upstream")
+        many["threads_for_200_after_release"] = idle[200].get("threads_after_release")
+        many["threads_for_2_after_release"] = idle[2].get("threads_after_release")
+        many["idle_release_after_ms"] = idle[200].get("idle_release_after_ms")
         many["retained_bytes_per_configured_upstream"] = idle[200]["retained_bytes_per_configured_upstream"]
         many["first_call_p50_us"] = idle[200]["first_call_p50_us"]
         many["second_call_p50_us"] = idle[200]["second_call_p50_us"]
@@ -279,7 +285,8 @@ def main():
         print(f"many upstreams: start 200 vs 0 = {many.get('start_ratio_200_vs_0')} "
               f"(rounds {many.get('start_ratio_200_vs_0_per_round')}); threads idle 200: "
               f"{many.get('threads_for_200_idle')}, 2: {many.get('threads_for_2_idle')}; retained per idle upstream "
-              f"{many.get('retained_bytes_per_idle_upstream')} B (configured only: "
+              f"{many.get('retained_bytes_per_idle_upstream')} B (6 s after a call: "
+              f"{many.get('retained_bytes_per_recently_used_upstream')} B; configured only: "
               f"{many.get('retained_bytes_per_configured_upstream')} B); first call p50 {many.get('first_call_p50_us')} us")
     if vt:
         print(f"virtual threads (Java {vt.get('java')}, {vt.get('callers')} callers): {json.dumps(vt)}")

@@ -38,7 +38,8 @@ import dev.mcpx.client.McpHttpClients;
  * as many ports, so each has its own connection. Live threads and retained heap (after full
  * GCs, serial GC) of the application's upstreams, first while only configured, then after one
  * call each and an idle period; the latency of each upstream's first call (the handshake and
- * the tool listing included) against its second; how many JDK HTTP clients were built.</li>
+ * the tool listing included) against its second; how many JDK HTTP clients were built;
+ * the same again once the shared JDK client has gone unused for its idle release.</li>
  * </ul>
  * The application's own fixed cost is taken out: a context with no upstream is measured in
  * the same JVM first, after a warm-up context has loaded every class.
@@ -47,6 +48,15 @@ public final class ManyUpstreams {
 
 	/** Longer than the idle keep-alive of a client's watchdog thread (5 s). */
 	private static final long IDLE_MILLIS = 6000;
+
+	/** The most to wait for the idle release of the shared JDK client (30 s by default). */
+	private static final long RELEASE_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+
+	/**
+	 * Longer than a released Java 17 client's selector thread takes to see, after a
+	 * collection, that its client is gone, and to close its connections (at most 3 s).
+	 */
+	private static final long SELECTOR_EXIT_MILLIS = 4000;
 
 	private ManyUpstreams() {
 	}
@@ -107,10 +117,26 @@ public final class ManyUpstreams {
 				out.put("first_calls_total_ms", Arrays.stream(firstAndSecond[0]).sum() / 1e6);
 				Thread.sleep(IDLE_MILLIS);
 				long heapUsed = usedAfterGc(memory);
+				McpHttpClients http = context.getBean(McpHttpClients.class);
 				out.put("threads_idle", newThreads(before));
-				out.put("retained_bytes_per_idle_upstream", (heapUsed - heapEmpty - application) / n);
-				out.put("jdk_http_clients_built", context.getBean(McpHttpClients.class).builtClients());
+				out.put("retained_bytes_per_recently_used_upstream", (heapUsed - heapEmpty - application) / n);
+				out.put("jdk_http_clients_built", http.builtClients());
 				out.put("thread_names_idle", threadNames());
+				// The shared JDK client goes once unused for the idle release (30 s unless the
+				// application sets the JDK's keep-alive), with its pooled connections; on
+				// Java 17 its selector thread ends once the collector has taken it.
+				long t0 = System.nanoTime();
+				while (http.builtClients() > 0 && System.nanoTime() - t0 < RELEASE_WAIT_NANOS) {
+					Thread.sleep(250);
+				}
+				out.put("jdk_http_clients_after_release", http.builtClients());
+				out.put("idle_release_after_ms", Math.round((System.nanoTime() - t0) / 1e6) + IDLE_MILLIS);
+				usedAfterGc(memory);
+				Thread.sleep(SELECTOR_EXIT_MILLIS);
+				long heapIdle = usedAfterGc(memory);
+				out.put("threads_after_release", newThreads(before));
+				out.put("thread_names_after_release", threadNames());
+				out.put("retained_bytes_per_idle_upstream", (heapIdle - heapEmpty - application) / n);
 			}
 		}
 	}

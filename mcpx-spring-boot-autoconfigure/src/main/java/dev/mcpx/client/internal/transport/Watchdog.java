@@ -5,7 +5,10 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Enforces deadlines on blocking exchanges that run on the caller's thread. When a
@@ -44,7 +47,8 @@ public final class Watchdog implements AutoCloseable {
 	/** Whether a timer thread is alive (or about to be): at most one is. */
 	private final AtomicBoolean sweeping = new AtomicBoolean();
 
-	private volatile Thread sweeper;
+	/** The timer thread while it runs; cleared when it ends, so an idle client holds no dead thread. */
+	private final AtomicReference<@Nullable Thread> sweeper = new AtomicReference<>();
 
 	private volatile boolean closed;
 
@@ -59,6 +63,11 @@ public final class Watchdog implements AutoCloseable {
 	Watchdog(String upstream, Duration idle) {
 		this.threadName = "mcpx-" + upstream + "-watchdog";
 		this.idleNanos = idle.toNanos();
+	}
+
+	/** Whether a timer thread is held: only while it runs (an ended one is let go). */
+	boolean holdsThread() {
+		return this.sweeper.get() != null;
 	}
 
 	/** The guards armed and not yet closed or fired. */
@@ -89,7 +98,7 @@ public final class Watchdog implements AutoCloseable {
 	@Override
 	public void close() {
 		this.closed = true;
-		Thread thread = this.sweeper;
+		Thread thread = this.sweeper.get();
 		if (thread != null) {
 			LockSupport.unpark(thread);
 		}
@@ -98,11 +107,21 @@ public final class Watchdog implements AutoCloseable {
 	private void startSweeper() {
 		Thread thread = new Thread(this::sweep, this.threadName);
 		thread.setDaemon(true);
-		this.sweeper = thread;
+		this.sweeper.set(thread);
 		thread.start();
 	}
 
 	private void sweep() {
+		try {
+			sweepUntilIdle();
+		}
+		finally {
+			// Only this thread: a later arm() may have started the next one already.
+			this.sweeper.compareAndSet(Thread.currentThread(), null);
+		}
+	}
+
+	private void sweepUntilIdle() {
 		long idleSince = System.nanoTime();
 		while (!this.closed) {
 			LockSupport.parkNanos(this, TICK.toNanos());

@@ -126,12 +126,14 @@ class WatchdogTest {
 		this.watchdog.arm(Duration.ofSeconds(30)).close();
 		assertThat(watchdogThreads()).isEqualTo(1);
 		await().atMost(Duration.ofSeconds(5)).until(() -> watchdogThreads() == 0);
+		assertThat(this.watchdog.holdsThread()).as("an idle watchdog holds its ended thread").isFalse();
 
 		Watchdog.Guard guard = this.watchdog.arm(Duration.ofMillis(20));
 		spinUntilExpired(guard);
 		assertThat(guard.expired()).isTrue();
 		guard.close();
 		assertThat(watchdogThreads()).isEqualTo(1);
+		assertThat(this.watchdog.holdsThread()).isTrue();
 	}
 
 	@Test

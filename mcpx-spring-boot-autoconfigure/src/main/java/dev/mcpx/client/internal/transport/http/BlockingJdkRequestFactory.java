@@ -9,7 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -33,23 +33,24 @@ import org.springframework.http.client.ClientHttpResponse;
  */
 public final class BlockingJdkRequestFactory implements ClientHttpRequestFactory {
 
-	private final Supplier<HttpClient> client;
+	private final JdkClientSource client;
 
 	/**
 	 * Creates a factory on the given client.
 	 * @param client the client, configured with its connect timeout, TLS and redirects
 	 */
 	public BlockingJdkRequestFactory(HttpClient client) {
-		this(() -> client);
+		this(JdkClientSource.of(client));
 	}
 
 	/**
 	 * Creates a factory on a client obtained when the first request is sent, so that
 	 * nothing is built before first use.
 	 * @param client supplies the client, configured with its connect timeout, TLS and
-	 * redirects; asked on every request, so it returns the same client cheaply
+	 * redirects; asked on every request, so it returns the same client cheaply, and told
+	 * when the response is closed
 	 */
-	public BlockingJdkRequestFactory(Supplier<HttpClient> client) {
+	public BlockingJdkRequestFactory(JdkClientSource client) {
 		this.client = client;
 	}
 
@@ -102,8 +103,16 @@ public final class BlockingJdkRequestFactory implements ClientHttpRequestFactory
 
 		@Override
 		public ClientHttpResponse execute() throws IOException {
-			return new Response(JdkHttp.send(BlockingJdkRequestFactory.this.client.get(), this.uri, this.method.name(),
-					this.headers, this.body.toByteArray()));
+			JdkClientSource source = BlockingJdkRequestFactory.this.client;
+			HttpClient client = source.acquire();
+			try {
+				return new Response(JdkHttp.send(client, this.uri, this.method.name(), this.headers,
+						this.body.toByteArray()), source);
+			}
+			catch (IOException | RuntimeException | Error ex) {
+				source.release();
+				throw ex;
+			}
 		}
 
 	}
@@ -114,9 +123,14 @@ public final class BlockingJdkRequestFactory implements ClientHttpRequestFactory
 
 		private final HttpHeaders headers;
 
-		Response(HttpResponse<InputStream> response) {
+		private final JdkClientSource source;
+
+		private final AtomicBoolean closed = new AtomicBoolean();
+
+		Response(HttpResponse<InputStream> response, JdkClientSource source) {
 			this.response = response;
 			this.headers = JdkHttp.headers(response);
+			this.source = source;
 		}
 
 		@Override
@@ -142,7 +156,14 @@ public final class BlockingJdkRequestFactory implements ClientHttpRequestFactory
 		/** Releases the connection, keeping it when the body is small enough to finish. */
 		@Override
 		public void close() {
-			JdkHttp.release(this.response);
+			if (this.closed.compareAndSet(false, true)) {
+				try {
+					JdkHttp.release(this.response);
+				}
+				finally {
+					this.source.release();
+				}
+			}
 		}
 
 	}

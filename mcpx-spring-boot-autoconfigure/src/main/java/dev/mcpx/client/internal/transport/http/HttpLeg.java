@@ -38,11 +38,11 @@ final class HttpLeg {
 
 	private final @Nullable Supplier<RestClient> restClient;
 
-	private final @Nullable Supplier<HttpClient> jdkClient;
+	private final @Nullable JdkClientSource jdkClient;
 
 	private final URI endpoint;
 
-	private HttpLeg(@Nullable Supplier<RestClient> restClient, @Nullable Supplier<HttpClient> jdkClient, URI endpoint) {
+	private HttpLeg(@Nullable Supplier<RestClient> restClient, @Nullable JdkClientSource jdkClient, URI endpoint) {
 		this.restClient = restClient;
 		this.jdkClient = jdkClient;
 		this.endpoint = endpoint;
@@ -61,11 +61,12 @@ final class HttpLeg {
 
 	/**
 	 * The exchanges with one MCP endpoint straight on a JDK client.
-	 * @param jdkClient supplies the client on every exchange (built on first use)
+	 * @param jdkClient supplies the client on every exchange (built on first use), and is told
+	 * when each exchange is over
 	 * @param endpoint the MCP endpoint URL
 	 * @return the exchanges
 	 */
-	static HttpLeg direct(Supplier<HttpClient> jdkClient, URI endpoint) {
+	static HttpLeg direct(JdkClientSource jdkClient, URI endpoint) {
 		return new HttpLeg(null, jdkClient, endpoint);
 	}
 
@@ -122,9 +123,18 @@ final class HttpLeg {
 
 	private <T> T exchange(HttpMethod method, byte @Nullable [] body, Consumer<HttpHeaders> headers,
 			ResponseReader<T> reader) throws IOException {
-		Supplier<HttpClient> jdk = this.jdkClient;
-		return (jdk != null) ? direct(jdk.get(), method, body, headers, reader)
-				: throughRestClient(method, body, headers, reader);
+		JdkClientSource jdk = this.jdkClient;
+		if (jdk == null) {
+			return throughRestClient(method, body, headers, reader);
+		}
+		HttpClient client = jdk.acquire();
+		try {
+			return direct(client, method, body, headers, reader);
+		}
+		finally {
+			// The body is read or cut by now: nothing of this exchange runs on the client.
+			jdk.release();
+		}
 	}
 
 	/**

@@ -146,7 +146,8 @@ class SharedHttpClientsTest {
 		return Thread.getAllStackTraces()
 			.keySet()
 			.stream()
-			.filter((thread) -> thread.isAlive() && thread.getName().startsWith("HttpClient-mcpx-"))
+			.filter((thread) -> thread.isAlive() && thread.getName().startsWith("HttpClient-mcpx-")
+					&& thread.getName().contains("-Worker-"))
 			.count();
 	}
 
