@@ -73,6 +73,9 @@ public final class SharedHttpClients implements AutoCloseable {
 
 	private volatile boolean closed;
 
+	/** How many times the releasing thread has looked at the clients. */
+	private final AtomicInteger scans = new AtomicInteger();
+
 	/** A holder whose clients are released after the {@linkplain #idleRelease() idle release}. */
 	public SharedHttpClients() {
 		this(idleRelease());
@@ -189,6 +192,14 @@ public final class SharedHttpClients implements AutoCloseable {
 		return this.releaser.get();
 	}
 
+	/**
+	 * How many times the releasing thread has looked at the clients.
+	 * @return the count
+	 */
+	int scans() {
+		return this.scans.get();
+	}
+
 	/** Called once a client is built: makes sure a thread will release it when idle. */
 	private void watchIdle() {
 		if (!this.releasing.get() && this.releasing.compareAndSet(false, true)) {
@@ -212,6 +223,7 @@ public final class SharedHttpClients implements AutoCloseable {
 				synchronized (this) {
 					all = new ArrayList<>(this.entries.values());
 				}
+				this.scans.incrementAndGet();
 				long now = System.nanoTime();
 				long wait = Long.MAX_VALUE;
 				boolean held = false;
@@ -222,7 +234,7 @@ public final class SharedHttpClients implements AutoCloseable {
 					}
 					else if (entry.client != null) {
 						held = true;
-						wait = Math.min(wait, Math.max(MIN_WAIT_NANOS, entry.lastUsed + this.idleNanos - now));
+						wait = Math.min(wait, entry.untilIdle(now, this.idleNanos));
 					}
 				}
 				if (!held) {
@@ -309,6 +321,18 @@ public final class SharedHttpClients implements AutoCloseable {
 			}
 			watchIdle();
 			return built;
+		}
+
+		/**
+		 * How long until the client could be idle: the idle time when an exchange is in flight
+		 * (an event stream may run for hours; its end is not signalled to the releasing
+		 * thread, so it looks again then), else what is left of it since the last exchange.
+		 */
+		long untilIdle(long now, long idleNanos) {
+			if (this.inFlight.get() != 0) {
+				return idleNanos;
+			}
+			return Math.max(MIN_WAIT_NANOS, this.lastUsed + idleNanos - now);
 		}
 
 		/**

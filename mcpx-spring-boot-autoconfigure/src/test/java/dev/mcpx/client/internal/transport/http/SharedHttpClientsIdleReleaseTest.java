@@ -110,6 +110,26 @@ class SharedHttpClientsIdleReleaseTest {
 	}
 
 	/**
+	 * A client with an exchange in flight (an event stream may run for hours) is looked at
+	 * again after the idle time, not every few milliseconds: the releasing thread sleeps
+	 * while it waits for the exchange to end.
+	 */
+	@Test
+	void anExchangeInFlightIsNotPolled() throws Exception {
+		try (SharedHttpClients clients = new SharedHttpClients(Duration.ofSeconds(1))) {
+			SharedHttpClients.Lease lease = clients.lease("s", () -> jdk(new AtomicInteger()));
+			lease.acquire();
+			Thread.sleep(200);
+			int before = clients.scans();
+			Thread.sleep(3_000);
+			int during = clients.scans() - before;
+			assertThat(during).as("looks at a client in flight for 3 s with a 1 s idle release").isBetween(1, 5);
+			assertThat(clients.builtClients()).isEqualTo(1);
+			lease.release();
+		}
+	}
+
+	/**
 	 * The exchanges mcpx sends without a {@code RestClient} give the client back when each is
 	 * over, also when reading the response fails: otherwise it would never go idle.
 	 */
