@@ -47,6 +47,11 @@ import tools.jackson.databind.json.JsonMapper;
 @Import(McpClientBeanRegistrar.class)
 public final class McpxAutoConfiguration {
 
+	/** The held builder's request factory: never used, since every clone gets its own. */
+	private static final ClientHttpRequestFactory REPLACED_PER_UPSTREAM = (uri, method) -> {
+		throw new IllegalStateException("mcpx gives every upstream's RestClient a request factory of its own");
+	};
+
 	/** The JDK clients of the upstreams, shared by equal HTTP settings, closed with the context. */
 	@Bean
 	@ConditionalOnMissingBean
@@ -76,10 +81,15 @@ public final class McpxAutoConfiguration {
 		ClientHttpRequestFactoryBuilder<?> factoryBuilder = requestFactoryBuilder
 			.getIfAvailable(ClientHttpRequestFactoryBuilder::detect);
 		HttpClientSettings settings = httpClientSettings.getIfAvailable(HttpClientSettings::defaults);
-		// One of Boot's builders, cloned per upstream: each new one builds a request factory (a
-		// JDK client with its selector thread) that mcpx's factory then replaces.
-		Supplier<RestClient.Builder> applicationBuilder = SingletonSupplier
-			.of(() -> restClientBuilder.getIfAvailable(RestClient::builder));
+		// The application's builder, cloned per upstream, each clone given mcpx's request
+		// factory. Held as a clone without a request factory of its own: Boot builds one into
+		// every builder it hands out (a JDK client with its selector thread, which would live as
+		// long as the application if held here), and an application's own builder is not
+		// changed.
+		Supplier<RestClient.Builder> applicationBuilder = SingletonSupplier.of(() -> restClientBuilder
+			.getIfAvailable(RestClient::builder)
+			.clone()
+			.requestFactory(REPLACED_PER_UPSTREAM));
 		return new McpClientConfigurer(properties, ordered, (connectTimeout, sslBundle) -> {
 			// The client enforces its own request deadlines, so no read timeout; and never
 			// follows redirects, which could carry credentials to another origin.
