@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * the default, else the client's built-in default; and a bad value reported under the
  * property it came from.
  */
-class McpxUpstreamsTests {
+class McpxUpstreamsTest {
 
 	@Test
 	void whenNothingIsSetEverySettingIsTheClientsBuiltInDefault() {

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code dev.mcpx.client.internal}, checked on the compiled classes' constant pools, where
  * every referenced type is named.
  */
-class AutoConfigurationBoundaryTests {
+class AutoConfigurationBoundaryTest {
 
 	@Test
 	void theAutoConfigurationReferencesNoInternalClassOfTheClient() throws Exception {
