@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
@@ -63,7 +64,7 @@ final class UpstreamSettingsMapper {
 		McpUpstreamSettings.Builder settings = McpUpstreamSettings.builder(name);
 		Picker pick = new Picker(name, (client != null) ? client : new Client(), this.defaults, settings);
 		if (client == null) {
-			// as an HTTP upstream's, unchecked: the client was built without these settings
+			// for its listing bound, as an HTTP upstream's; not checked, since no client is built from it
 			map.from(pick.of("connect-timeout", UpstreamSettings::getConnectTimeout))
 				.as(Setting::value)
 				.to(settings::connectTimeout);
@@ -144,8 +145,10 @@ final class UpstreamSettingsMapper {
 				throw new InvalidMcpxPropertyException(pick.prefix() + "args[" + i + "]", "it must not be empty");
 			}
 		}
-		StdioCommand command = new StdioCommand(client.getCommand().trim(), client.getArgs(), client.getEnv(),
-				client.getWorkingDirectory(), (client.getInheritEnv() != null) ? client.getInheritEnv() : true);
+		String program = Objects.requireNonNull(client.getCommand(), "command").trim();
+		boolean inheritEnv = !Boolean.FALSE.equals(client.getInheritEnv());
+		StdioCommand command = new StdioCommand(program, client.getArgs(), client.getEnv(),
+				client.getWorkingDirectory(), inheritEnv);
 		return new Stdio(command, restartPolicy(pick));
 	}
 
@@ -318,13 +321,16 @@ final class UpstreamSettingsMapper {
 
 		<T> @Nullable Setting<T> of(String key, Function<UpstreamSettings, @Nullable T> getter) {
 			T own = getter.apply(this.own);
-			T fallback = getter.apply(this.defaults);
-			String property = (own != null) ? prefix() + key : (fallback != null) ? "mcpx.defaults." + key : null;
-			if (property == null) {
-				return null;
+			if (own != null) {
+				return from(key, own, prefix() + key);
 			}
+			T fallback = getter.apply(this.defaults);
+			return (fallback != null) ? from(key, fallback, "mcpx.defaults." + key) : null;
+		}
+
+		private <T> Setting<T> from(String key, T value, String property) {
 			this.settings.origin(key, property);
-			return new Setting<>((own != null) ? own : fallback, property);
+			return new Setting<>(value, property);
 		}
 
 	}
