@@ -60,6 +60,11 @@ abstract class SpringAiServerInteropTest {
 	 */
 	abstract int initializesAfterARestart();
 
+	/** The protocol mode of the recovery tests: the default. */
+	ProtocolMode protocol() {
+		return ProtocolMode.AUTO;
+	}
+
 	@BeforeEach
 	void startServer() {
 		this.server = SpringAiServerPeer.shared(mode());
@@ -123,7 +128,7 @@ abstract class SpringAiServerInteropTest {
 
 	@Test
 	void readOnlyAndIdempotentToolsWhoseResponseIsLostAreSentAgainAndRunOnceMore() {
-		try (McpClient client = client(ProtocolMode.AUTO, this.proxy.url("/mcp"))) {
+		try (McpClient client = client(protocol(), this.proxy.url("/mcp"))) {
 			client.listTools();
 			this.proxy.loseResponseOf("echo", 1);
 			this.proxy.loseResponseOf("set_value", 1);
@@ -144,7 +149,7 @@ abstract class SpringAiServerInteropTest {
 
 	@Test
 	void aDestructiveToolWhoseResponseIsLostIsNotSentAgainAndRanOnce() {
-		try (McpClient client = client(ProtocolMode.AUTO, this.proxy.url("/mcp"))) {
+		try (McpClient client = client(protocol(), this.proxy.url("/mcp"))) {
 			client.listTools();
 			this.proxy.loseResponseOf("delete_item", 1);
 
@@ -168,7 +173,7 @@ abstract class SpringAiServerInteropTest {
 	 */
 	@Test
 	void aCrashLosesOnlyTheCallInFlightAndSixteenCallersAfterTheRestartShareOneRecovery() throws Exception {
-		try (McpClient client = client(ProtocolMode.AUTO)) {
+		try (McpClient client = client(protocol())) {
 			client.listTools();
 			this.server.haltOnNextCallOf("delete_item");
 
