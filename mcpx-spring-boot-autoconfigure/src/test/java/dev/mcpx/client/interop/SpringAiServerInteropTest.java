@@ -38,8 +38,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Interoperability with the MCP server most Spring teams run: Spring AI 2.0.1's own server
  * starter (on the MCP Java SDK 2.0.0), its tools declared with Spring AI's {@code @McpTool},
  * in a process of its own ({@link SpringAiServerPeer}). Everything is counted on the server.
- * One subclass per mode of the server ({@code spring.ai.mcp.server.protocol}); docs/peers.md
- * says how the two modes answer.
+ * One subclass per mode of the server ({@code spring.ai.mcp.server.protocol}); how the two
+ * modes answer: docs/interop.md, "Spring AI's MCP server".
  */
 abstract class SpringAiServerInteropTest {
 
@@ -101,7 +101,7 @@ abstract class SpringAiServerInteropTest {
 			assertThat(client.era()).contains(ProtocolEra.LEGACY);
 			// 2026-07-28 basic/versioning §Backward Compatibility: one modern probe, then the
 			// legacy handshake. The server answers the probe with a serialized Java exception,
-			// no JSON-RPC (docs/peers.md).
+			// no JSON-RPC (docs/interop.md, "Spring AI's MCP server").
 			assertThat(this.server.requests("server/discover")).isEqualTo(1);
 			assertThat(this.server.requests("initialize")).isEqualTo(1);
 			assertThat(this.server.executions("echo")).isEqualTo(1);

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * own MCP server ({@link SpringAiServerPeer}) in both of its modes, with default settings
  * ({@code protocol: auto}). Counted on the server.
  */
-class SpringAiServerToolLoopTests {
+class SpringAiServerToolLoopTest {
 
 	private final ScriptedChatModel model = new ScriptedChatModel();
 
