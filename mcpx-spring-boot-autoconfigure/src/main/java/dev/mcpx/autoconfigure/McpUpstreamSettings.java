@@ -212,6 +212,30 @@ public final class McpUpstreamSettings {
 		return this.origins.getOrDefault(key, prefix(this.name) + key);
 	}
 
+	/**
+	 * Equal settings make an equal client: every setting and where it came from (so that a
+	 * rebinding can tell a changed upstream from one left as it was).
+	 */
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return other instanceof McpUpstreamSettings that && this.name.equals(that.name)
+				&& Objects.equals(this.transport, that.transport) && this.protocol == that.protocol
+				&& this.requestTimeout.equals(that.requestTimeout) && this.handshakeTimeout.equals(that.handshakeTimeout)
+				&& this.maxMessageBytes == that.maxMessageBytes && this.catalogueTtl.equals(that.catalogueTtl)
+				&& this.listenForChanges == that.listenForChanges
+				&& Objects.equals(this.keepaliveInterval, that.keepaliveInterval)
+				&& Objects.equals(this.serverLogLevel, that.serverLogLevel)
+				&& this.recoveryPolicy.equals(that.recoveryPolicy) && this.springAi.equals(that.springAi)
+				&& this.listingBound.equals(that.listingBound) && this.origins.equals(that.origins);
+	}
+
+	@Override
+	public int hashCode() {
+		return Objects.hash(this.name, this.transport, this.protocol, this.requestTimeout, this.handshakeTimeout,
+				this.maxMessageBytes, this.catalogueTtl, this.listenForChanges, this.keepaliveInterval,
+				this.serverLogLevel, this.recoveryPolicy, this.springAi, this.listingBound, this.origins);
+	}
+
 	/** Header values may be secrets: only their names are shown. */
 	@Override
 	public String toString() {

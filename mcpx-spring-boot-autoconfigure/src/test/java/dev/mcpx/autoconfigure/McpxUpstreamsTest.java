@@ -146,7 +146,7 @@ class McpxUpstreamsTest {
 		assertThat(files.transport()).isInstanceOfSatisfying(Stdio.class, (stdio) -> {
 			assertThat(stdio.command()).isEqualTo(
 					new StdioCommand("npx", List.of("-y"), Map.of("TOKEN", "secret"), Path.of("/tmp"), false));
-			assertThat(stdio.restartPolicy()).usingRecursiveComparison()
+			assertThat(stdio.restartPolicy())
 				.isEqualTo(ProcessRestartPolicy.custom().maxRestarts(2).window(Duration.ofMinutes(5)).build());
 		});
 		assertThat(files.toString()).doesNotContain("secret");
@@ -183,6 +183,28 @@ class McpxUpstreamsTest {
 		assertThat(upstreams.all()).containsOnlyKeys("b", "a");
 		assertThat(upstreams.all().keySet()).containsExactly("b", "a");
 		assertThat(upstreams.all().get("b")).isSameAs(b);
+	}
+
+	@Test
+	void theSamePropertiesResolveToEqualSettingsAndAChangedOneToOthers() {
+		String[] http = { "mcpx.clients.weather.url", "http://127.0.0.1:1/mcp", "mcpx.defaults.headers.X-Env", "test",
+				"mcpx.clients.weather.recovery.tools.get", "always" };
+		String[] stdio = { "mcpx.clients.files.command", "npx", "mcpx.clients.files.restart.max-restarts", "2" };
+		assertThat(upstreams(http).get("weather")).isEqualTo(upstreams(http).get("weather"))
+			.hasSameHashCodeAs(upstreams(http).get("weather"));
+		assertThat(upstreams(stdio).get("files")).isEqualTo(upstreams(stdio).get("files"))
+			.hasSameHashCodeAs(upstreams(stdio).get("files"));
+		assertThat(upstreams("mcpx.clients.weather.url", "http://127.0.0.1:1/mcp", "mcpx.defaults.headers.X-Env",
+				"prod", "mcpx.clients.weather.recovery.tools.get", "always")
+			.get("weather")).isNotEqualTo(upstreams(http).get("weather"));
+		assertThat(upstreams("mcpx.clients.files.command", "npx", "mcpx.clients.files.restart.max-restarts", "3")
+			.get("files")).isNotEqualTo(upstreams(stdio).get("files"));
+		// the same value from mcpx.defaults rather than the upstream's own
+		assertThat(upstreams("mcpx.clients.weather.url", "http://127.0.0.1:1/mcp", "mcpx.defaults.request-timeout",
+				"5s")
+			.get("weather")).isNotEqualTo(upstreams("mcpx.clients.weather.url", "http://127.0.0.1:1/mcp",
+					"mcpx.clients.weather.request-timeout", "5s")
+				.get("weather"));
 	}
 
 	@Test
