@@ -61,7 +61,7 @@ class SpringAiServerToolLoopTest {
 		run(mode, (chat) -> {
 			assertThat(chat.ask("echo", "{\"text\":\"hello\"}")).isEqualTo(ScriptedChatModel.TOOL_SAID + "hello");
 			assertThat(this.model.lastOffered()).extracting(ToolDefinition::name)
-				.containsExactlyInAnyOrder("echo", "set_value", "delete_item");
+				.containsExactlyInAnyOrder("echo", "set_value", "delete_item", "echo_after_ping");
 			assertThat(server.executions("echo")).isEqualTo(1);
 			assertThat(server.requests("initialize")).isEqualTo(1);
 		});

@@ -47,9 +47,9 @@ abstract class SpringAiServerInteropTest {
 
 	private final List<McpEvent> events = new CopyOnWriteArrayList<>();
 
-	private SpringAiServerPeer server;
+	SpringAiServerPeer server;
 
-	private ResponseLosingProxy proxy;
+	ResponseLosingProxy proxy;
 
 	/** The server's mode. */
 	abstract Mode mode();
@@ -81,7 +81,7 @@ abstract class SpringAiServerInteropTest {
 		return client(protocol, this.server.url());
 	}
 
-	private McpClient client(ProtocolMode protocol, String url) {
+	McpClient client(ProtocolMode protocol, String url) {
 		return McpClient.builder("spring-ai", URI.create(url))
 			.protocol(protocol)
 			.requestTimeout(Duration.ofSeconds(15))
@@ -89,7 +89,7 @@ abstract class SpringAiServerInteropTest {
 			.build();
 	}
 
-	private <T extends McpEvent> List<T> events(Class<T> type) {
+	<T extends McpEvent> List<T> events(Class<T> type) {
 		return this.events.stream().filter(type::isInstance).map(type::cast).toList();
 	}
 
@@ -115,7 +115,8 @@ abstract class SpringAiServerInteropTest {
 
 			assertThat(client.callTool("echo", Map.of("text", "hello")).text()).isEqualTo("hello");
 			assertThat(client.serverInfo()).hasValueSatisfying((info) -> assertThat(info.name()).isEqualTo("spring-ai-peer"));
-			assertThat(tools).extracting(Tool::name).containsExactlyInAnyOrder("echo", "set_value", "delete_item");
+			assertThat(tools).extracting(Tool::name)
+				.containsExactlyInAnyOrder("echo", "set_value", "delete_item", "echo_after_ping");
 			assertThat(tool(tools, "echo").annotations().isReadOnly()).isTrue();
 			assertThat(tool(tools, "set_value").annotations().isIdempotent()).isTrue();
 			assertThat(tool(tools, "set_value").annotations().destructiveHint()).isFalse();
