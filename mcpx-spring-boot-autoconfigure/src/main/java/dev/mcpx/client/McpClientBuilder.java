@@ -676,16 +676,20 @@ public final class McpClientBuilder {
 				}));
 	}
 
+	/**
+	 * The one check of an upstream's URL, for clients built in code and from properties
+	 * alike: the auto-configuration reports a refusal under the property that set the URL.
+	 */
 	private static URI validateUrl(String name, URI url) {
 		if (url == null) {
 			throw new IllegalArgumentException("The URL of MCP upstream '" + name + "' must be set");
 		}
 		String scheme = (url.getScheme() != null) ? url.getScheme().toLowerCase(Locale.ROOT) : "";
 		if (!scheme.equals("http") && !scheme.equals("https")) {
-			throw new IllegalArgumentException(
-					"The URL of MCP upstream '" + name + "' must use http or https, not '" + scheme + "'");
+			throw new IllegalArgumentException("The URL of MCP upstream '" + name + "' must use http or https, "
+					+ (scheme.isEmpty() ? "and has no scheme" : "not '" + scheme + "'"));
 		}
-		if (url.getHost() == null) {
+		if (url.getHost() == null || url.getHost().isEmpty()) {
 			throw new IllegalArgumentException("The URL of MCP upstream '" + name + "' has no host");
 		}
 		if (url.getRawUserInfo() != null) {
