@@ -35,8 +35,8 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>
  * Its tools, declared with Spring AI's {@code @McpTool}: {@code echo} (read-only),
  * {@code set_value} (idempotent), {@code delete_item} (destructive), and
- * {@code echo_after_ping} (read-only; with sessions it pings the client first, so its answer
- * is the second event of its stream). What the server saw (every JSON-RPC message posted,
+ * {@code echo_after_ping} (read-only; it pings the client first, so its answer is the second
+ * event of its stream; with sessions only, see {@link #tools()}). What the server saw (every JSON-RPC message posted,
  * every GET, every tool execution, every start) is appended to an event
  * log file that outlives the process, so counts hold across restarts and halts; the counting
  * methods read what was written since the last {@link #reset()}.
@@ -175,6 +175,17 @@ public final class SpringAiServerPeer implements AutoCloseable {
 	 */
 	public Mode mode() {
 		return this.mode;
+	}
+
+	/**
+	 * Returns the tools the server offers in its mode: Spring AI leaves out of a stateless
+	 * server every tool that takes a request context ({@code echo_after_ping}), with a warning
+	 * ("Stateless servers doesn't support bidirectional parameters").
+	 * @return the tool names
+	 */
+	public List<String> tools() {
+		return (this.mode == Mode.STREAMABLE) ? List.of("echo", "set_value", "delete_item", "echo_after_ping")
+				: List.of("echo", "set_value", "delete_item");
 	}
 
 	/**
