@@ -15,6 +15,7 @@ import dev.mcpx.client.internal.protocol.JsonRpc;
 import dev.mcpx.client.internal.protocol.Redaction;
 import dev.mcpx.client.internal.transport.McpTransport;
 import dev.mcpx.client.internal.transport.Watchdog;
+import dev.mcpx.client.internal.transport.http.HttpLeg;
 import dev.mcpx.client.internal.transport.http.HttpTransport;
 import dev.mcpx.client.internal.transport.http.SharedHttpClients;
 import dev.mcpx.client.internal.transport.stdio.StdioTransport;
@@ -39,22 +40,28 @@ final class Transports {
 					s.clock());
 		}
 		Http http = (Http) s.wire();
-		boolean expiryOnBadRequest = s.recoveryPolicy().expiryOnBadRequest();
+		HttpTransport.Settings settings = new HttpTransport.Settings(s.name(), http.headers(), s.maxMessageBytes(),
+				s.recoveryPolicy().expiryOnBadRequest());
+		return new HttpTransport(settings, leg(http), jsonRpc, watchdog, redaction);
+	}
+
+	/**
+	 * The HTTP exchanges: through the application's {@code RestClient} when it gave one (built
+	 * at the first request when given as a supplier), else straight on a JDK client shared by
+	 * every upstream with equal settings, built on first use (docs/architecture.md, "HTTP
+	 * clients and the hot path").
+	 */
+	private static HttpLeg leg(Http http) {
 		if (http.client() instanceof RestClientOf given) {
-			return new HttpTransport(s.name(), onlyBytes(given.builder().clone()).build(), http.url(), http.headers(),
-					jsonRpc, watchdog, redaction, s.maxMessageBytes(), expiryOnBadRequest, List.of());
+			RestClient restClient = onlyBytes(given.builder().clone()).build();
+			return HttpLeg.throughRestClient(() -> restClient, http.url());
 		}
 		if (http.client() instanceof RestClientOnFirstUse onFirstUse) {
-			return new HttpTransport(s.name(),
-					SingletonSupplier.of(() -> onlyBytes(onFirstUse.builder().get().clone()).build()), http.url(),
-					http.headers(), jsonRpc, watchdog, redaction, s.maxMessageBytes(), expiryOnBadRequest, List.of());
+			return HttpLeg.throughRestClient(
+					SingletonSupplier.of(() -> onlyBytes(onFirstUse.builder().get().clone()).build()), http.url());
 		}
-		// No application HTTP settings: straight on a JDK client shared by every upstream with
-		// equal settings, built on first use (docs/architecture.md, "HTTP clients and the hot path").
 		SharedJdkClient jdk = (SharedJdkClient) http.client();
-		SharedHttpClients.Lease jdkClient = SharedHttpClients.PROCESS.lease(jdk.settings(), jdk.factory());
-		return new HttpTransport(s.name(), jdkClient, http.url(), http.headers(), jsonRpc, watchdog, redaction,
-				s.maxMessageBytes(), expiryOnBadRequest, List.of(jdkClient));
+		return HttpLeg.direct(SharedHttpClients.PROCESS.lease(jdk.settings(), jdk.factory()), http.url());
 	}
 
 	/**

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * OAuth credentials, a bad value fails startup naming the property, and without Spring
  * Security on the classpath nothing changes.
  */
-class McpxOAuthAutoConfigurationTests {
+class McpxOAuthAutoConfigurationTest {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RestClientAutoConfiguration.class, McpxAutoConfiguration.class,

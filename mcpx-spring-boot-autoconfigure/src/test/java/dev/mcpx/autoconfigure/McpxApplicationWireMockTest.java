@@ -41,12 +41,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * {@code RestClient.Builder} is used, properties reach the client, and recovery events
  * arrive at the application's {@code @EventListener}.
  */
-@SpringBootTest(classes = McpxApplicationWireMockTests.App.class,
+@SpringBootTest(classes = McpxApplicationWireMockTest.App.class,
 		properties = { "mcpx.clients.wire.url=${upstream.url}/mcp", "mcpx.defaults.headers.X-Env=test",
 				"mcpx.defaults.headers.X-Team=defaults", "mcpx.clients.wire.headers.X-Team=wire",
 				"mcpx.clients.wire.recovery.tools.delete_item=never" })
 @EnableWireMock(@ConfigureWireMock(baseUrlProperties = "upstream.url", globalTemplating = true))
-class McpxApplicationWireMockTests {
+class McpxApplicationWireMockTest {
 
 	@InjectWireMock
 	WireMockServer wire;

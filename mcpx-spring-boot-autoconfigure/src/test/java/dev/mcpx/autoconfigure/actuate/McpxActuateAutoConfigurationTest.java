@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Conditions and user-bean override of the health, endpoint and metrics
  * auto-configurations, and the health probe's bound.
  */
-class McpxActuateAutoConfigurationTests {
+class McpxActuateAutoConfigurationTest {
 
 	@RegisterExtension
 	static WireMockExtension wire = WireMockExtension.newInstance()

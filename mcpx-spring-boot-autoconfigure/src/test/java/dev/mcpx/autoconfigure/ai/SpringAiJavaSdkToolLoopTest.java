@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The Spring AI tool loop against the official MCP Java SDK server, next to a second
  * upstream that is down.
  */
-class SpringAiJavaSdkToolLoopTests {
+class SpringAiJavaSdkToolLoopTest {
 
 	private JavaSdkServer server;
 

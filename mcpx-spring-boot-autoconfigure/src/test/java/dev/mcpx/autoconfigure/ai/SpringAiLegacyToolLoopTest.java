@@ -26,7 +26,7 @@ import static org.awaitility.Awaitility.await;
  * ({@code legacy-server.mjs}), next to a second upstream that is down.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class SpringAiLegacyToolLoopTests {
+class SpringAiLegacyToolLoopTest {
 
 	private static NodePeer peer;
 

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The upstream names the registrar reads from the property names are the keys the binder
  * gives the upstreams of {@link McpxProperties}.
  */
-class McpClientBeanRegistrarTests {
+class McpClientBeanRegistrarTest {
 
 	@Test
 	void upstreamNamesAreTheKeysTheBinderBindsTheUpstreamsUnder() {

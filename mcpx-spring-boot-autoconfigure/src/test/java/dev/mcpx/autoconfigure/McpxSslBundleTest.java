@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * ({@code mcpx.clients.<name>.ssl-bundle}): an upstream with a certificate the JVM does not
  * trust is reached only with the bundle that trusts it.
  */
-class McpxSslBundleTests {
+class McpxSslBundleTest {
 
 	private static final String PASSWORD = "changeit";
 

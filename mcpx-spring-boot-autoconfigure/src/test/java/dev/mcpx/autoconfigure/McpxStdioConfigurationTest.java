@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * environment values stay out of the log.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class McpxStdioConfigurationTests {
+class McpxStdioConfigurationTest {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RestClientAutoConfiguration.class, McpxAutoConfiguration.class));

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * generated configuration metadata) are the defaults the client core declares: the
  * properties hold no default of their own, so the two cannot drift apart unnoticed.
  */
-class McpxPropertiesMetadataTests {
+class McpxPropertiesMetadataTest {
 
 	private final Map<String, JsonNode> metadata = metadata();
 
@@ -96,7 +96,7 @@ class McpxPropertiesMetadataTests {
 	}
 
 	private static Map<String, JsonNode> metadata() {
-		try (InputStream in = McpxPropertiesMetadataTests.class
+		try (InputStream in = McpxPropertiesMetadataTest.class
 			.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
 			assertThat(in).as("the generated configuration metadata").isNotNull();
 			Map<String, JsonNode> properties = new HashMap<>();

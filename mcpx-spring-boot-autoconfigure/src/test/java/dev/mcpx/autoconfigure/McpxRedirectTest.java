@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * A redirect never carries the client's credentials or session to another origin: the
  * client does not follow redirects at all, with Boot's HTTP client settings or its own.
  */
-class McpxRedirectTests {
+class McpxRedirectTest {
 
 	@RegisterExtension
 	static WireMockExtension upstream = WireMockExtension.newInstance()

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What a stdio upstream adds to metrics and health: restarts of its server process counted
  * as kind {@code process-restart}, and the process in the health details.
  */
-class McpxStdioActuateTests {
+class McpxStdioActuateTest {
 
 	private static final Instant NOW = Instant.parse("2026-12-02T12:00:00Z");
 

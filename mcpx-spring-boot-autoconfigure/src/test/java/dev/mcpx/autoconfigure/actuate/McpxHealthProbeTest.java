@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The probe's bound and its sharing of a ping in flight, with a client whose ping the test
  * holds or fails.
  */
-class McpxHealthProbeTests {
+class McpxHealthProbeTest {
 
 	private final McpxHealthProbe probe = new McpxHealthProbe(Duration.ofMillis(200), 1);
 

@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Health, the {@code mcpx} endpoint and the metrics against a real upstream, the official
  * MCP Java SDK server in the JVM: as it answers, restarts and stops.
  */
-class McpxActuateInteropTests {
+class McpxActuateInteropTest {
 
 	private JavaSdkServer server;
 
@@ -175,7 +175,7 @@ class McpxActuateInteropTests {
 	}
 
 	private static HealthIndicator indicator(AssertableApplicationContext context) {
-		return McpxActuateAutoConfigurationTests.indicator(context.getBean(McpxHealthContributor.class), "sdk");
+		return McpxActuateAutoConfigurationTest.indicator(context.getBean(McpxHealthContributor.class), "sdk");
 	}
 
 	private static McpClient client(AssertableApplicationContext context) {

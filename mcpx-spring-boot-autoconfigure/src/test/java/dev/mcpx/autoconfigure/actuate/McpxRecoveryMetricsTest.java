@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Which events count as which recovery in {@code mcpx.client.recoveries}.
  */
-class McpxRecoveryMetricsTests {
+class McpxRecoveryMetricsTest {
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 

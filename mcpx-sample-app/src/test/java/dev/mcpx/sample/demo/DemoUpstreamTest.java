@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * which happens before the web server knows its port.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
-class DemoUpstreamTests {
+class DemoUpstreamTest {
 
 	private static final SampleHttp app = SampleHttp.onFreePort();
 

@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ids the client presented, so that the JSON can be searched for them.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
-class SampleAppObservabilityTests {
+class SampleAppObservabilityTest {
 
 	private static final SampleHttp app = SampleHttp.onFreePort();
 

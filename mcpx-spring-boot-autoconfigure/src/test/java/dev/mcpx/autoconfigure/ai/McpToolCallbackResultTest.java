@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Java SDK server): schemas verbatim, structured content as JSON, binary content described,
  * a tool error as text.
  */
-class McpToolCallbackResultTests {
+class McpToolCallbackResultTest {
 
 	private static final Map<String, Object> WEATHER_INPUT = Map.of("type", "object", "properties",
 			Map.of("city", Map.of("$ref", "#/$defs/city")), "$defs", Map.of("city", Map.of("type", "string")),

@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * from the demo upstream, over HTTP; and the chat endpoint without a model.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
-class SampleAppSpringAiTests {
+class SampleAppSpringAiTest {
 
 	private static final SampleHttp app = SampleHttp.onFreePort();
 

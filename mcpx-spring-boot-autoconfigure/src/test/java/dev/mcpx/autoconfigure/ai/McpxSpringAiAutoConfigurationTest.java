@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * official Java SDK server); and when the bridge is active at all.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class McpxSpringAiAutoConfigurationTests {
+class McpxSpringAiAutoConfigurationTest {
 
 	/** 100 characters: valid for MCP (up to 128), too long for the model APIs (64). */
 	private static final String LONG_NAME = "a_tool_whose_name_is_far_too_long_for_the_model_apis_"

@@ -40,11 +40,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code mcpx} health component and endpoint show the upstream and its recovery, and never
  * a header value or a session id, although both are sent with every request.
  */
-@SpringBootTest(classes = McpxActuatorWebTests.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "mcpx.clients.sdk.headers.Authorization=Bearer " + McpxActuatorWebTests.SECRET,
+@SpringBootTest(classes = McpxActuatorWebTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "mcpx.clients.sdk.headers.Authorization=Bearer " + McpxActuatorWebTest.SECRET,
 				"management.endpoints.web.exposure.include=health,mcpx",
 				"management.endpoint.health.show-details=always" })
-class McpxActuatorWebTests {
+class McpxActuatorWebTest {
 
 	static final String SECRET = "sekret-123";
 

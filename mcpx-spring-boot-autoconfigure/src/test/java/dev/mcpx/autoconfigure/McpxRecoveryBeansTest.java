@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * supplies refreshable credentials (2025-11-25 basic/authorization; docs/architecture.md,
  * "Recovery rules").
  */
-class McpxRecoveryBeansTests {
+class McpxRecoveryBeansTest {
 
 	@RegisterExtension
 	static WireMockExtension wire = WireMockExtension.newInstance()

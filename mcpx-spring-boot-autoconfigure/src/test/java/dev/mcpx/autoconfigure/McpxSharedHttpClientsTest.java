@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * built when the first of them sends a request and released with the context. Port 1
  * refuses connections: a call there fails, but only after it built its client.
  */
-class McpxSharedHttpClientsTests {
+class McpxSharedHttpClientsTest {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RestClientAutoConfiguration.class, McpxAutoConfiguration.class))

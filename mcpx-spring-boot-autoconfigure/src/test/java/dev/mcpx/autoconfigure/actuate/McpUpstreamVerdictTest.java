@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The ladder that judges an upstream's health from its client's status.
  */
-class McpUpstreamVerdictTests {
+class McpUpstreamVerdictTest {
 
 	private static final Instant T0 = Instant.parse("2026-05-01T10:00:00Z");
 

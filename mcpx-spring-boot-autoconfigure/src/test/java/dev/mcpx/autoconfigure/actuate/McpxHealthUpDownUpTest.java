@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * then UP again once the client has recovered. Scripted with WireMock, the test fixture
  * that can be started again on a given port.
  */
-class McpxHealthUpDownUpTests {
+class McpxHealthUpDownUpTest {
 
 	private WireMockServer first;
 
@@ -59,7 +59,7 @@ class McpxHealthUpDownUpTests {
 			.withPropertyValues("mcpx.clients.up.url=http://127.0.0.1:" + port + "/mcp",
 					"mcpx.clients.up.protocol=legacy", "mcpx.health.probe=true", "mcpx.health.probe-interval=0s", "mcpx.health.timeout=2s")
 			.run((context) -> {
-				HealthIndicator up = McpxActuateAutoConfigurationTests
+				HealthIndicator up = McpxActuateAutoConfigurationTest
 					.indicator(context.getBean(McpxHealthContributor.class), "up");
 
 				Health first = up.health();

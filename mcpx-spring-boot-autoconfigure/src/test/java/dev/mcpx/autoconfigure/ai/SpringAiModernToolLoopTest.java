@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The Spring AI tool loop against the modern (2026-07-28) TypeScript v2 server
  * ({@code modern-server.mjs}), next to a second upstream that is down.
  */
-class SpringAiModernToolLoopTests {
+class SpringAiModernToolLoopTest {
 
 	private NodePeer peer;
 

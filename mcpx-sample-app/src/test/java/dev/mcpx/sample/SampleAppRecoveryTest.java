@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * events by their sequence number.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
-class SampleAppRecoveryTests {
+class SampleAppRecoveryTest {
 
 	private static final SampleHttp app = SampleHttp.onFreePort();
 
