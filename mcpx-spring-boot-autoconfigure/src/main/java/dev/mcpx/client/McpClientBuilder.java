@@ -1,9 +1,5 @@
 package dev.mcpx.client;
 
-import static dev.mcpx.client.BuilderSettings.positive;
-import static dev.mcpx.client.BuilderSettings.validName;
-import static dev.mcpx.client.BuilderSettings.validUrl;
-
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Clock;
@@ -125,13 +121,13 @@ public final class McpClientBuilder {
 	@Nullable Duration inputHandlerTimeout;
 
 	McpClientBuilder(String name, URI url) {
-		this.name = validName(name);
-		this.url = validUrl(name, url);
+		this.name = BuilderSettings.validName(name);
+		this.url = BuilderSettings.validUrl(name, url);
 		this.command = null;
 	}
 
 	McpClientBuilder(String name, StdioCommand command) {
-		this.name = validName(name);
+		this.name = BuilderSettings.validName(name);
 		this.url = null;
 		this.command = Objects.requireNonNull(command, "command");
 	}
@@ -203,7 +199,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder requestTimeout(Duration timeout) {
-		this.requestTimeout = positive(timeout, "request timeout");
+		this.requestTimeout = BuilderSettings.positive(timeout, "request timeout");
 		return this;
 	}
 
@@ -214,7 +210,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder connectTimeout(Duration timeout) {
-		this.connectTimeout = positive(timeout, "connect timeout");
+		this.connectTimeout = BuilderSettings.positive(timeout, "connect timeout");
 		return this;
 	}
 
@@ -225,7 +221,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder handshakeTimeout(Duration timeout) {
-		this.handshakeTimeout = positive(timeout, "handshake timeout");
+		this.handshakeTimeout = BuilderSettings.positive(timeout, "handshake timeout");
 		return this;
 	}
 
@@ -319,7 +315,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder keepaliveInterval(@Nullable Duration interval) {
-		this.keepaliveInterval = (interval != null) ? positive(interval, "keepalive interval") : null;
+		this.keepaliveInterval = (interval != null) ? BuilderSettings.positive(interval, "keepalive interval") : null;
 		return this;
 	}
 
@@ -407,7 +403,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder inputHandlerTimeout(Duration timeout) {
-		this.inputHandlerTimeout = positive(timeout, "input handler timeout");
+		this.inputHandlerTimeout = BuilderSettings.positive(timeout, "input handler timeout");
 		return this;
 	}
 

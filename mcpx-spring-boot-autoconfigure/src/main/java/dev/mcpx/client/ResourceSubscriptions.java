@@ -29,6 +29,7 @@ import tools.jackson.databind.JsonNode;
  */
 final class ResourceSubscriptions {
 
+	/** The client's logger: what is logged here is the client's doing. */
 	private static final Log logger = LogFactory.getLog(DefaultMcpClient.class);
 
 	private final String name;
