@@ -47,7 +47,8 @@ final class BuilderSettings {
 	}
 
 	/**
-	 * An HTTP upstream's URL: http or https, with a host, without credentials.
+	 * The one check of an upstream's URL, for clients built in code and from properties
+	 * alike: the auto-configuration reports a refusal under the property that set the URL.
 	 */
 	static URI validUrl(String name, URI url) {
 		if (url == null) {
@@ -55,10 +56,10 @@ final class BuilderSettings {
 		}
 		String scheme = (url.getScheme() != null) ? url.getScheme().toLowerCase(Locale.ROOT) : "";
 		if (!scheme.equals("http") && !scheme.equals("https")) {
-			throw new IllegalArgumentException(
-					"The URL of MCP upstream '" + name + "' must use http or https, not '" + scheme + "'");
+			throw new IllegalArgumentException("The URL of MCP upstream '" + name + "' must use http or https, "
+					+ (scheme.isEmpty() ? "and has no scheme" : "not '" + scheme + "'"));
 		}
-		if (url.getHost() == null) {
+		if (url.getHost() == null || url.getHost().isEmpty()) {
 			throw new IllegalArgumentException("The URL of MCP upstream '" + name + "' has no host");
 		}
 		if (url.getRawUserInfo() != null) {

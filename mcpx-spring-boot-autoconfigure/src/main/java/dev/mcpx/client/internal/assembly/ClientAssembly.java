@@ -101,8 +101,11 @@ public final class ClientAssembly {
 		if (s.era() != null) {
 			return (s.era() == ProtocolEra.LEGACY) ? legacy : modern;
 		}
-		return new EraDetectingSession(s.name(), legacy, modern, (state, previous) -> events
-			.publish(new McpEraDetectedEvent(s.name(), state.era(), state.protocolVersion(), previous)));
+		// A probe left unanswered identifies a legacy server on stdio only (2026-07-28
+		// basic/transports/stdio §Backward Compatibility).
+		return new EraDetectingSession(s.name(), legacy, modern, s.wire() instanceof ClientSettings.Stdio,
+				(state, previous) -> events
+					.publish(new McpEraDetectedEvent(s.name(), state.era(), state.protocolVersion(), previous)));
 	}
 
 	/** The client's own status first, then the application's listeners, in order. */
