@@ -4,7 +4,8 @@ import dev.mcpx.client.McpClientBuilder;
 
 /**
  * Customizes the builder of each auto-configured {@code McpClient} after the properties
- * have been applied. Customizer beans run in {@code @Order}.
+ * have been applied. Customizer beans run in {@code @Order}. One that needs the upstream's
+ * settings reads them from the {@link McpxUpstreams} bean rather than from the properties.
  */
 @FunctionalInterface
 public interface McpClientCustomizer {
