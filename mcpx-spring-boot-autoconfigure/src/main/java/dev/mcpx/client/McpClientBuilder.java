@@ -312,7 +312,7 @@ public final class McpClientBuilder {
 
 	/**
 	 * Sets how the client recovers.
-	 * @param policy the policy; default {@link RecoveryPolicy#defaults()}
+	 * @param policy the policy; default {@link RecoveryPolicy#ofDefaults()}
 	 * @return this builder
 	 */
 	public McpClientBuilder recoveryPolicy(RecoveryPolicy policy) {

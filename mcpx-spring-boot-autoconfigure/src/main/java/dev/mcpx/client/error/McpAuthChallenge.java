@@ -14,7 +14,7 @@ import java.util.Set;
  * Why an upstream refused a request's credentials: the HTTP status (401 or 403), the
  * parameters of its {@code Bearer} challenge in {@code WWW-Authenticate} (RFC 6750 §3,
  * RFC 9728 §5.1) and the resource the request was sent to. Handed to
- * {@link McpCredentials#refresh(McpAuthChallenge)}; none of its parts is a secret.
+ * {@link dev.mcpx.client.McpCredentials#refresh(McpAuthChallenge)}; none of its parts is a secret.
  *
  * @param status the HTTP status, 401 or 403
  * @param scheme the scheme of the challenge that was read ({@code Bearer} when offered), or
