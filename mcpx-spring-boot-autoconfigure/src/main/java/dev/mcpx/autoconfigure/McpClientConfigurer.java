@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -42,9 +43,9 @@ public final class McpClientConfigurer {
 
 	private final List<McpClientCustomizer> customizers;
 
-	private final HttpClients httpClients;
+	private final @Nullable HttpClients httpClients;
 
-	private final SslBundles sslBundles;
+	private final @Nullable SslBundles sslBundles;
 
 	/**
 	 * Creates a configurer.
@@ -55,7 +56,7 @@ public final class McpClientConfigurer {
 	 * @param sslBundles the application's SSL bundles, or {@code null} when it has none
 	 */
 	public McpClientConfigurer(McpxProperties properties, List<McpClientCustomizer> customizers,
-			HttpClients httpClients, SslBundles sslBundles) {
+			@Nullable HttpClients httpClients, @Nullable SslBundles sslBundles) {
 		this.properties = properties;
 		this.customizers = List.copyOf(customizers);
 		this.httpClients = httpClients;
@@ -94,7 +95,7 @@ public final class McpClientConfigurer {
 				builder.serverLogLevel(serverLogLevel.value());
 			}
 			catch (IllegalArgumentException ex) {
-				throw new InvalidMcpxPropertyException(serverLogLevel.property(), ex.getMessage());
+				throw new InvalidMcpxPropertyException(serverLogLevel.property(), problem(ex));
 			}
 		}
 		builder.recoveryPolicy(recoveryPolicy(settings.prefix() + "recovery.", client.getRecovery(),
@@ -136,11 +137,12 @@ public final class McpClientConfigurer {
 		headers.putAll(client.getHeaders());
 		headers.forEach(builder::header);
 		SslBundle sslBundle = sslBundle(settings.pick("ssl-bundle", UpstreamSettings::getSslBundle));
-		if (this.httpClients != null) {
+		HttpClients httpClients = this.httpClients;
+		if (httpClients != null) {
 			Duration timeout = (connectTimeout != null) ? connectTimeout.value()
 					: McpClientBuilder.DEFAULT_CONNECT_TIMEOUT;
 			// on first use: Boot's builder builds a JDK client, and with it a TLS context
-			builder.restClientBuilder(() -> this.httpClients.restClientBuilder(timeout, sslBundle));
+			builder.restClientBuilder(() -> httpClients.restClientBuilder(timeout, sslBundle));
 		}
 		else if (sslBundle != null) {
 			throw new InvalidMcpxPropertyException(settings.prefix() + "ssl-bundle",
@@ -163,7 +165,8 @@ public final class McpClientConfigurer {
 				throw new InvalidMcpxPropertyException(settings.prefix() + "args[" + i + "]", "it must not be empty");
 			}
 		}
-		StdioCommand command = new StdioCommand(client.getCommand().trim(), client.getArgs(), client.getEnv(),
+		// isStdio checked that the command is set
+		StdioCommand command = new StdioCommand(Objects.requireNonNull(client.getCommand()).trim(), client.getArgs(), client.getEnv(),
 				client.getWorkingDirectory(), (client.getInheritEnv() != null) ? client.getInheritEnv() : true);
 		return McpClient.stdio(name, command)
 			.restartPolicy(restartPolicy(settings, client.getRestart(), settings.defaults().getRestart()));
@@ -209,7 +212,7 @@ public final class McpClientConfigurer {
 		catch (IllegalArgumentException ex) {
 			String property = (max != null) ? max.property()
 					: (initial != null) ? initial.property() : settings.prefix() + prefix + "max-backoff";
-			throw new InvalidMcpxPropertyException(property, ex.getMessage());
+			throw new InvalidMcpxPropertyException(property, problem(ex));
 		}
 	}
 
@@ -254,14 +257,20 @@ public final class McpClientConfigurer {
 		if (name == null || name.isBlank()) {
 			return null;
 		}
-		if (this.sslBundles == null || !this.sslBundles.getBundleNames().contains(name)) {
+		SslBundles sslBundles = this.sslBundles;
+		if (sslBundles == null || !sslBundles.getBundleNames().contains(name)) {
 			throw new InvalidMcpxPropertyException(setting.property(), "no SSL bundle named '" + name
 					+ "' is configured (spring.ssl.bundle.*)");
 		}
-		return this.sslBundles.getBundle(name);
+		return sslBundles.getBundle(name);
 	}
 
-	private static URI validUrl(String property, String value) {
+	/** The builder's own words for a value it refused (its exceptions always carry them). */
+	private static String problem(IllegalArgumentException ex) {
+		return Objects.requireNonNullElse(ex.getMessage(), "it is not valid");
+	}
+
+	private static URI validUrl(String property, @Nullable String value) {
 		if (value == null || value.isBlank()) {
 			throw new InvalidMcpxPropertyException(property, "it is required; set it to the upstream's MCP endpoint");
 		}
@@ -344,7 +353,7 @@ public final class McpClientConfigurer {
 		 * @param sslBundle the SSL bundle for https, or {@code null} for the default trust
 		 * @return a new builder
 		 */
-		RestClient.Builder restClientBuilder(Duration connectTimeout, SslBundle sslBundle);
+		RestClient.Builder restClientBuilder(Duration connectTimeout, @Nullable SslBundle sslBundle);
 
 	}
 

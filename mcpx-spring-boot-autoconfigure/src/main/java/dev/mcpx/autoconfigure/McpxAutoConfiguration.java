@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -122,7 +123,7 @@ public final class McpxAutoConfiguration {
 		return new McpCatalogueEventBridge(clients);
 	}
 
-	private static HttpClientSettings withSsl(HttpClientSettings settings, SslBundle sslBundle) {
+	private static HttpClientSettings withSsl(HttpClientSettings settings, @Nullable SslBundle sslBundle) {
 		return (sslBundle != null) ? settings.withSslBundle(sslBundle) : settings;
 	}
 

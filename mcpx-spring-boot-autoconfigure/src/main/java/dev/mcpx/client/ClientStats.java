@@ -35,16 +35,16 @@ final class ClientStats implements McpEventListener {
 
 	private final AtomicInteger consecutiveFailures = new AtomicInteger();
 
-	private volatile Instant lastRecoveryAt;
+	private volatile @Nullable Instant lastRecoveryAt;
 
 	/** Epoch millis of the last success; 0 for never. */
 	private volatile long lastSuccessMillis;
 
-	private volatile Instant lastFailureAt;
+	private volatile @Nullable Instant lastFailureAt;
 
-	private volatile String lastError;
+	private volatile @Nullable String lastError;
 
-	private volatile Class<? extends McpException> lastErrorType;
+	private volatile @Nullable Class<? extends McpException> lastErrorType;
 
 	private volatile Supplier<@Nullable ProcessStatus> process = () -> null;
 
@@ -100,7 +100,7 @@ final class ClientStats implements McpEventListener {
 		this.consecutiveFailures.incrementAndGet();
 	}
 
-	McpClientStatus snapshot(SessionState state) {
+	McpClientStatus snapshot(@Nullable SessionState state) {
 		return new McpClientStatus(this.upstream, this.url, (state != null) ? state.era() : null,
 				(state != null) ? state.protocolVersion() : null, (state != null) ? state.serverInfo() : null,
 				(state != null) ? state.generation() : 0, this.recoveries.get(), this.reissues.get(),

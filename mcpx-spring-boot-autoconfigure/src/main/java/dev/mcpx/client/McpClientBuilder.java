@@ -106,9 +106,9 @@ public final class McpClientBuilder {
 
 	private ProcessRestartPolicy restartPolicy = ProcessRestartPolicy.ofDefaults();
 
-	private RestClient.Builder restClientBuilder;
+	private RestClient.@Nullable Builder restClientBuilder;
 
-	private Supplier<RestClient.Builder> restClientBuilderOnFirstUse;
+	private @Nullable Supplier<RestClient.Builder> restClientBuilderOnFirstUse;
 
 	private final Map<String, String> headers = new LinkedHashMap<>();
 
@@ -123,7 +123,7 @@ public final class McpClientBuilder {
 
 	private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
 
-	private JsonMapper jsonMapper;
+	private @Nullable JsonMapper jsonMapper;
 
 	private Implementation clientInfo = DEFAULT_CLIENT_INFO;
 
@@ -132,17 +132,17 @@ public final class McpClientBuilder {
 
 	private RecoveryPolicy recoveryPolicy = RecoveryPolicy.ofDefaults();
 
-	private ReplayGate replayGate;
+	private @Nullable ReplayGate replayGate;
 
 	private final List<McpEventListener> eventListeners = new ArrayList<>();
 
-	private McpCredentials credentials;
+	private @Nullable McpCredentials credentials;
 
-	private Duration keepaliveInterval;
+	private @Nullable Duration keepaliveInterval;
 
 	private ProtocolMode protocol = ProtocolMode.AUTO;
 
-	private McpInputHandler inputHandler;
+	private @Nullable McpInputHandler inputHandler;
 
 	private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
 
@@ -470,7 +470,7 @@ public final class McpClientBuilder {
 	public McpClient build() {
 		JsonRpc jsonRpc = new JsonRpc((this.jsonMapper != null) ? this.jsonMapper : DefaultMapper.INSTANCE);
 		ClientStats stats = (this.command != null) ? new ClientStats(this.name, this.command, this.clock)
-				: new ClientStats(this.name, this.url, this.clock);
+				: new ClientStats(this.name, httpUrl(), this.clock);
 		McpEvents events = new McpEvents(listeners(stats));
 		Catalogue catalogue = new Catalogue(this.name, this.catalogueTtl, this.clock, events);
 		Watchdog watchdog = new Watchdog(this.name);
@@ -513,15 +513,16 @@ public final class McpClientBuilder {
 			stats.process(stdio::status);
 			return stdio;
 		}
+		URI url = httpUrl();
 		if (this.restClientBuilder != null) {
-			return new HttpTransport(this.name, onlyBytes(this.restClientBuilder.clone()).build(), this.url,
+			return new HttpTransport(this.name, onlyBytes(this.restClientBuilder.clone()).build(), url,
 					baseHeaders(), jsonRpc, watchdog, redaction, this.maxMessageBytes,
 					this.recoveryPolicy.expiryOnBadRequest(), List.of());
 		}
 		if (this.restClientBuilderOnFirstUse != null) {
 			Supplier<RestClient.Builder> onFirstUse = this.restClientBuilderOnFirstUse;
 			return new HttpTransport(this.name, SingletonSupplier.of(() -> onlyBytes(onFirstUse.get().clone()).build()),
-					this.url, baseHeaders(), jsonRpc, watchdog, redaction, this.maxMessageBytes,
+					url, baseHeaders(), jsonRpc, watchdog, redaction, this.maxMessageBytes,
 					this.recoveryPolicy.expiryOnBadRequest(), List.of());
 		}
 		// No application HTTP settings: straight on a JDK client shared by every upstream with
@@ -529,8 +530,13 @@ public final class McpClientBuilder {
 		Duration timeout = this.connectTimeout;
 		SharedHttpClients.Lease jdkClient = SharedHttpClients.PROCESS.lease(new JdkClientSettings(timeout),
 				() -> McpHttpClients.newJdkClient(timeout));
-		return new HttpTransport(this.name, jdkClient, this.url, baseHeaders(), jsonRpc, watchdog, redaction,
+		return new HttpTransport(this.name, jdkClient, url, baseHeaders(), jsonRpc, watchdog, redaction,
 				this.maxMessageBytes, this.recoveryPolicy.expiryOnBadRequest(), List.of(jdkClient));
+	}
+
+	/** The endpoint of an HTTP upstream: the constructor without a command set it. */
+	private URI httpUrl() {
+		return Objects.requireNonNull(this.url, "an HTTP upstream has a url");
 	}
 
 	/** What a JDK client that this builder builds itself is made of: clients of equal settings are shared. */
@@ -614,11 +620,13 @@ public final class McpClientBuilder {
 
 	private @Nullable CredentialsRefresh credentialsRefresh() {
 		McpCredentials creds = this.credentials;
+		URI resource = this.url;
 		// the seam of refused credentials: the refusal's parsed challenge (status, scope,
-		// resource metadata); credentials without a notion of it refresh on 401 only
-		return (creds != null) ? (refusal) -> creds.refresh(
+		// resource metadata); credentials without a notion of it refresh on 401 only. Only an
+		// HTTP upstream (one with a url) refuses credentials.
+		return (creds != null && resource != null) ? (refusal) -> creds.refresh(
 				(refusal instanceof McpAuthenticationException auth && auth.challenge() != null) ? auth.challenge()
-						: McpAuthChallenge.of(refusal.status(), this.url))
+						: McpAuthChallenge.of(refusal.status(), resource))
 				: null;
 	}
 

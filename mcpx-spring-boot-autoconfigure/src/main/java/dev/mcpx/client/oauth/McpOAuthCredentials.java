@@ -25,6 +25,7 @@ import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
 import com.nimbusds.oauth2.sdk.pkce.CodeVerifier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.security.oauth2.client.registration.ClientRegistration;
 import org.springframework.security.oauth2.core.AuthorizationGrantType;
@@ -82,7 +83,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 
 	private final AtomicInteger tokenRequests = new AtomicInteger();
 
-	private volatile Token token;
+	private volatile @Nullable Token token;
 
 	private McpOAuthCredentials(Settings settings) {
 		this.settings = settings;
@@ -190,14 +191,15 @@ public final class McpOAuthCredentials implements McpCredentials {
 		return secrets;
 	}
 
-	private Token renewBeforeExpiry(Token expiring) {
+	private @Nullable Token renewBeforeExpiry(Token expiring) {
 		this.lock.lock();
 		try {
 			if (this.token != expiring) {
 				return this.token;
 			}
 			try {
-				Token next = (expiring.refreshToken != null) ? refreshGrant(expiring)
+				String refreshToken = expiring.refreshToken;
+				Token next = (refreshToken != null) ? refreshGrant(expiring, refreshToken)
 						: clientCredentials(expiring.context, expiring.requested);
 				this.token = next;
 				return next;
@@ -216,10 +218,11 @@ public final class McpOAuthCredentials implements McpCredentials {
 		}
 	}
 
-	private Token obtain(McpAuthChallenge challenge, Token previous) {
-		if (challenge.status() == 401 && previous != null && previous.refreshToken != null) {
+	private Token obtain(McpAuthChallenge challenge, @Nullable Token previous) {
+		String refreshToken = (previous != null) ? previous.refreshToken : null;
+		if (challenge.status() == 401 && previous != null && refreshToken != null) {
 			try {
-				return refreshGrant(previous);
+				return refreshGrant(previous, refreshToken);
 			}
 			catch (McpAuthorizationException ex) {
 				logger.debug("[" + this.settings.upstream + "] refreshing the token failed, authorizing again: "
@@ -245,7 +248,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 	 * requested before; {@code offline_access} when the server offers it and a user
 	 * authorizes (2026-07-28 basic/authorization §Refresh Tokens).
 	 */
-	private Set<String> scopes(McpAuthChallenge challenge, Context context, Token previous) {
+	private Set<String> scopes(McpAuthChallenge challenge, Context context, @Nullable Token previous) {
 		Set<String> scopes = new LinkedHashSet<>();
 		if (previous != null && challenge.isInsufficientScope()) {
 			scopes.addAll(previous.requested);
@@ -357,15 +360,15 @@ public final class McpOAuthCredentials implements McpCredentials {
 		return token(context, registration, scopes, this.tokens.clientCredentials(registration), "client credentials");
 	}
 
-	private Token refreshGrant(Token previous) {
+	private Token refreshGrant(Token previous, String refreshToken) {
 		this.tokenRequests.incrementAndGet();
 		OAuth2AccessTokenResponse response = this.tokens.refresh(previous.registration,
 				new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, previous.value, null, null),
-				new org.springframework.security.oauth2.core.OAuth2RefreshToken(previous.refreshToken, null),
+				new org.springframework.security.oauth2.core.OAuth2RefreshToken(refreshToken, null),
 				Set.of());
 		Token next = token(previous.context, previous.registration, previous.requested, response, "refresh token");
 		// 2025-11-25 basic/authorization §Refresh Tokens: the server may rotate it, or not
-		return (next.refreshToken == null) ? next.withRefreshToken(previous.refreshToken) : next;
+		return (next.refreshToken == null) ? next.withRefreshToken(refreshToken) : next;
 	}
 
 	private Token authorizationCode(Context context, Set<String> scopes) {
@@ -378,11 +381,13 @@ public final class McpOAuthCredentials implements McpCredentials {
 					+ "' does not advertise PKCE S256 (code_challenge_methods_supported); refusing to proceed", null);
 		}
 		ClientRegistration registration = registration(context, scopes);
+		// registration(...) required it for this grant
+		URI authorizationEndpoint = Objects.requireNonNull(server.authorizationEndpoint(), "authorization endpoint");
 		State state = new State();
 		CodeVerifier verifier = new CodeVerifier();
 		URI authorizationUri = new AuthorizationRequest.Builder(ResponseType.CODE,
 				new ClientID(registration.getClientId()))
-			.endpointURI(server.authorizationEndpoint())
+			.endpointURI(authorizationEndpoint)
 			.redirectionURI(s.redirectUri)
 			.scope(scopes.isEmpty() ? null : new Scope(scopes.toArray(String[]::new)))
 			.state(state)
@@ -394,7 +399,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 			.authorize(new McpAuthorizationRequest(s.upstream, authorizationUri, s.redirectUri, state.getValue()));
 		String code = validateCallback(server, callback, state);
 		OAuth2AuthorizationRequest request = OAuth2AuthorizationRequest.authorizationCode()
-			.authorizationUri(server.authorizationEndpoint().toString())
+			.authorizationUri(authorizationEndpoint.toString())
 			.clientId(registration.getClientId())
 			.redirectUri(s.redirectUri.toString())
 			.scopes(scopes)
@@ -485,7 +490,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 
 		final String value;
 
-		final String refreshToken;
+		final @Nullable String refreshToken;
 
 		final Instant issuedAt;
 
@@ -499,7 +504,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 
 		final boolean renewable;
 
-		Token(String value, String refreshToken, Instant issuedAt, Instant expiresAt, Set<String> requested,
+		Token(String value, @Nullable String refreshToken, Instant issuedAt, Instant expiresAt, Set<String> requested,
 				Context context, ClientRegistration registration, boolean renewable) {
 			this.value = value;
 			this.refreshToken = refreshToken;
@@ -547,23 +552,23 @@ public final class McpOAuthCredentials implements McpCredentials {
 	/** The settings of one upstream's credentials, fixed when they are built. */
 	private static final class Settings {
 
-		String upstream;
+		final String upstream;
 
-		URI resource;
+		final URI resource;
 
 		McpOAuthGrant grant = McpOAuthGrant.AUTHORIZATION_CODE;
 
-		String clientId;
+		@Nullable String clientId;
 
-		String clientSecret;
+		@Nullable String clientSecret;
 
-		String clientAuthentication;
+		@Nullable String clientAuthentication;
 
-		JWK jwk;
+		@Nullable JWK jwk;
 
-		String issuer;
+		@Nullable String issuer;
 
-		URI clientMetadataUrl;
+		@Nullable URI clientMetadataUrl;
 
 		String clientName = "mcpx";
 
@@ -581,6 +586,11 @@ public final class McpOAuthCredentials implements McpCredentials {
 
 		Clock clock = Clock.systemUTC();
 
+		Settings(String upstream, URI resource) {
+			this.upstream = upstream;
+			this.resource = resource;
+		}
+
 	}
 
 	/**
@@ -589,11 +599,11 @@ public final class McpOAuthCredentials implements McpCredentials {
 	 */
 	public static final class Builder {
 
-		private final Settings settings = new Settings();
+		private final Settings settings;
 
 		private Builder(String upstream, URI endpoint) {
-			this.settings.upstream = Objects.requireNonNull(upstream, "upstream");
-			this.settings.resource = Objects.requireNonNull(endpoint, "endpoint");
+			this.settings = new Settings(Objects.requireNonNull(upstream, "upstream"),
+					Objects.requireNonNull(endpoint, "endpoint"));
 		}
 
 		/**

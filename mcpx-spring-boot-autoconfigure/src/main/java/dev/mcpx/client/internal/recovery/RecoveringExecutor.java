@@ -14,6 +14,7 @@ import dev.mcpx.client.internal.events.McpEvents;
 import dev.mcpx.client.internal.session.McpRequest;
 import dev.mcpx.client.internal.session.ProtocolSession;
 import dev.mcpx.client.internal.session.SessionState;
+import dev.mcpx.client.internal.transport.Resumption;
 import dev.mcpx.client.recovery.RecoveryPolicy;
 import dev.mcpx.client.recovery.ReplayGate;
 import tools.jackson.databind.JsonNode;
@@ -98,12 +99,13 @@ public final class RecoveringExecutor implements RequestExecutor {
 				if (on == null) {
 					on = this.session.open();
 				}
-				if (attempt.request() == null) {
+				McpRequest request = attempt.request();
+				if (request == null) {
 					return on;
 				}
-				JsonNode result = run(attempt.madeOn(on, started), started);
+				JsonNode result = run(attempt.madeOn(on, started), on, request, started);
 				if (attempt.resumeFrom() != null) {
-					this.events.publish(new McpStreamResumedEvent(this.upstream, attempt.request().method(),
+					this.events.publish(new McpStreamResumedEvent(this.upstream, request.method(),
 							attempt.resumptions()));
 				}
 				return result;
@@ -130,12 +132,12 @@ public final class RecoveringExecutor implements RequestExecutor {
 		}
 	}
 
-	private JsonNode run(Attempt attempt, long started) {
-		if (attempt.resumeFrom() != null) {
-			return this.session.resume(attempt.on(), attempt.request(), attempt.resumeFrom(),
-					attempt.remaining(started));
+	private JsonNode run(Attempt attempt, SessionState on, McpRequest request, long started) {
+		Resumption from = attempt.resumeFrom();
+		if (from != null) {
+			return this.session.resume(on, request, from, attempt.remaining(started));
 		}
-		return this.session.request(attempt.on(), attempt.request());
+		return this.session.request(on, request);
 	}
 
 	/** The failure the caller gets carries every failure recovered on the way. */

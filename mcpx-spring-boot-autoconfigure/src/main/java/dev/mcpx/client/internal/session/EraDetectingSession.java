@@ -38,7 +38,7 @@ public final class EraDetectingSession implements ProtocolSession {
 
 	private final Object detectionLock = new Object();
 
-	private volatile ProtocolSession chosen;
+	private volatile @Nullable ProtocolSession chosen;
 
 	/**
 	 * Creates a detector over both eras.
@@ -71,7 +71,7 @@ public final class EraDetectingSession implements ProtocolSession {
 	}
 
 	/** Guarded by {@code detectionLock}. */
-	private SessionState detect(ProtocolEra previous) {
+	private SessionState detect(@Nullable ProtocolEra previous) {
 		SessionState state;
 		try {
 			state = this.modern.open();
@@ -110,7 +110,7 @@ public final class EraDetectingSession implements ProtocolSession {
 	}
 
 	@Override
-	public SessionState current() {
+	public @Nullable SessionState current() {
 		ProtocolSession current = this.chosen;
 		return (current != null) ? current.current() : null;
 	}

@@ -54,9 +54,9 @@ public final class ListenLoop implements AutoCloseable {
 
 	private volatile boolean closed;
 
-	private volatile Thread thread;
+	private volatile @Nullable Thread thread;
 
-	private volatile Closeable stream;
+	private volatile @Nullable Closeable stream;
 
 	/** The state of the stream opened last, to notice a stream opened on a new generation. */
 	private volatile @Nullable SessionState lastOpened;
@@ -65,7 +65,7 @@ public final class ListenLoop implements AutoCloseable {
 	private volatile boolean restarting;
 
 	/** The last state found not to announce list changes, so it is not checked again. */
-	private volatile SessionState declined;
+	private volatile @Nullable SessionState declined;
 
 	/** What else makes a stream worth holding open: subscriptions, server logs. */
 	private final Predicate<SessionState> alsoWanted;
@@ -235,7 +235,7 @@ public final class ListenLoop implements AutoCloseable {
 	 * Whether the server declared {@code listChanged} for tools, prompts or resources
 	 * (2025-11-25 basic/lifecycle §Capability Negotiation; 2026-07-28 server/discover).
 	 */
-	static boolean announcesListChanges(JsonNode capabilities) {
+	static boolean announcesListChanges(@Nullable JsonNode capabilities) {
 		if (capabilities == null) {
 			return false;
 		}

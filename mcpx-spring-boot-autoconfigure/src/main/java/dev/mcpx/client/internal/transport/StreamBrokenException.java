@@ -20,7 +20,7 @@ public final class StreamBrokenException extends IOException {
 	 * @param cause the I/O failure, absent for a clean end of stream
 	 * @param resumption where the stream may be resumed from, absent when it cannot be
 	 */
-	public StreamBrokenException(String message, @Nullable Throwable cause, @Nullable Resumption resumption) {
+	public StreamBrokenException(@Nullable String message, @Nullable Throwable cause, @Nullable Resumption resumption) {
 		this(message, cause, resumption, false);
 	}
 
@@ -32,7 +32,7 @@ public final class StreamBrokenException extends IOException {
 	 * @param resumption where the stream may be resumed from, absent when it cannot be
 	 * @param sessionGone whether the session the stream belonged to is gone
 	 */
-	public StreamBrokenException(String message, @Nullable Throwable cause, @Nullable Resumption resumption,
+	public StreamBrokenException(@Nullable String message, @Nullable Throwable cause, @Nullable Resumption resumption,
 			boolean sessionGone) {
 		super(message, cause);
 		this.resumption = resumption;

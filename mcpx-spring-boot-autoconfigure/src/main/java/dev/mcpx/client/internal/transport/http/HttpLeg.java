@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
+import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -171,7 +172,9 @@ final class HttpLeg {
 
 	private <T> T throughRestClient(HttpMethod method, byte @Nullable [] body, Consumer<HttpHeaders> headers,
 			ResponseReader<T> reader) throws IOException {
-		RestClient.RequestBodySpec spec = this.restClient.get().method(method).uri(this.endpoint).headers(headers);
+		// chosen only for a leg made throughRestClient
+		Supplier<RestClient> restClient = Objects.requireNonNull(this.restClient, "restClient");
+		RestClient.RequestBodySpec spec = restClient.get().method(method).uri(this.endpoint).headers(headers);
 		if (body != null) {
 			spec = spec.body(body);
 		}

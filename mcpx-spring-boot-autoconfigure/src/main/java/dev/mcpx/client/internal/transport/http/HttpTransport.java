@@ -256,7 +256,7 @@ public final class HttpTransport implements McpTransport {
 			if (response.status() >= 300) {
 				throw refusal(response, envelope);
 			}
-			return null;
+			return response.status(); // unused: what a send brings comes on a stream
 		});
 	}
 

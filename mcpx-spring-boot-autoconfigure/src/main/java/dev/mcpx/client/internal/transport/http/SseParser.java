@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
@@ -53,9 +54,9 @@ public final class SseParser {
 
 	private int eventBytes;
 
-	private String eventType;
+	private @Nullable String eventType;
 
-	private String lastEventId;
+	private @Nullable String lastEventId;
 
 	private boolean sawField;
 
@@ -103,7 +104,7 @@ public final class SseParser {
 		}
 	}
 
-	private SseEvent dispatch() {
+	private @Nullable SseEvent dispatch() {
 		if (!this.sawField) {
 			// A blank line after comments only (heartbeats): nothing accumulates.
 			this.eventBytes = 0;
@@ -112,7 +113,7 @@ public final class SseParser {
 		// The data lines joined by line feeds: the standard's buffer without its last line feed.
 		String payload = switch (this.dataLines) {
 			case 0 -> "";
-			case 1 -> this.firstData;
+			case 1 -> Objects.requireNonNull(this.firstData, "firstData"); // kept by the first data line
 			default -> this.data.toString();
 		};
 		SseEvent event = new SseEvent(this.lastEventId, (this.eventType != null) ? this.eventType : "message",
