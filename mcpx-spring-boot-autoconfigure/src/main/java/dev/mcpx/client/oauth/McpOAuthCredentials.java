@@ -623,7 +623,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 		 * {@code private_key_jwt}
 		 * @return this builder
 		 */
-		public Builder client(String clientId, String clientSecret) {
+		public Builder client(String clientId, @Nullable String clientSecret) {
 			this.settings.clientId = clientId;
 			this.settings.clientSecret = clientSecret;
 			return this;
@@ -635,7 +635,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 		 * @param issuer the issuer identifier, or {@code null} to accept the discovered one
 		 * @return this builder
 		 */
-		public Builder issuer(String issuer) {
+		public Builder issuer(@Nullable String issuer) {
 			this.settings.issuer = issuer;
 			return this;
 		}
@@ -647,7 +647,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 		 * @param method the method, or {@code null} for the default
 		 * @return this builder
 		 */
-		public Builder clientAuthentication(String method) {
+		public Builder clientAuthentication(@Nullable String method) {
 			if (method != null && !Set.of("client_secret_basic", "client_secret_post", "none", "private_key_jwt")
 				.contains(method)) {
 				throw new IllegalArgumentException("client authentication must be client_secret_basic, "
@@ -662,7 +662,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 		 * @param jwk the key, with its private part, or {@code null}
 		 * @return this builder
 		 */
-		public Builder signingKey(JWK jwk) {
+		public Builder signingKey(@Nullable JWK jwk) {
 			if (jwk != null && !jwk.isPrivate()) {
 				throw new IllegalArgumentException("the signing key must include its private part");
 			}
@@ -676,7 +676,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 		 * @param url an https URL with a path, or {@code null}
 		 * @return this builder
 		 */
-		public Builder clientMetadataUrl(URI url) {
+		public Builder clientMetadataUrl(@Nullable URI url) {
 			if (url != null && (!"https".equalsIgnoreCase(url.getScheme()) || url.getRawPath() == null
 					|| url.getRawPath().isEmpty() || url.getRawPath().equals("/"))) {
 				// 2026-07-28 basic/authorization/client-registration §Implementation Requirements
