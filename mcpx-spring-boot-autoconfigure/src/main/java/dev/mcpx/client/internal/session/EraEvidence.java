@@ -35,12 +35,6 @@ public final class EraEvidence {
 	}
 
 	/**
-	 * Whether a legacy request was rejected with a recognized modern error: the server
-	 * speaks the modern era now.
-	 * @param failure the failure of a legacy request
-	 * @return {@code true} when the server answered an HTTP error with a modern code
-	 */
-	/**
 	 * Whether a {@code server/discover} probe was answered with a JSON-RPC error that is not
 	 * a modern one: a legacy server refusing an unknown method before {@code initialize}
 	 * (2026-07-28 basic/transports/stdio §Backward Compatibility: any other error means
@@ -52,6 +46,12 @@ public final class EraEvidence {
 		return failure instanceof McpJsonRpcException error && !isModernErrorCode(error.code());
 	}
 
+	/**
+	 * Whether a legacy request was rejected with a recognized modern error: the server
+	 * speaks the modern era now.
+	 * @param failure the failure of a legacy request
+	 * @return {@code true} when the server answered an HTTP error with a modern code
+	 */
 	public static boolean showsModernServer(McpException failure) {
 		return failure instanceof McpHttpStatusException status && status.jsonRpcCode() != null
 				&& isModernErrorCode(status.jsonRpcCode());
