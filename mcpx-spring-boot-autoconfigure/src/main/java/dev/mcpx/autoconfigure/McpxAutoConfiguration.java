@@ -60,15 +60,22 @@ public final class McpxAutoConfiguration {
 		return new McpHttpClients();
 	}
 
+	/** Every upstream's settings, resolved once; what the configurer and the Spring AI bridge read. */
 	@Bean
 	@ConditionalOnMissingBean
-	McpClientConfigurer mcpClientConfigurer(McpxProperties properties, McpHttpClients httpClients,
+	McpxUpstreams mcpxUpstreams(McpxProperties properties, ObjectProvider<SslBundles> sslBundles) {
+		return new McpxUpstreams(properties, sslBundles.getIfAvailable());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpClientConfigurer mcpClientConfigurer(McpxUpstreams upstreams, McpHttpClients httpClients,
 			ObjectProvider<McpClientCustomizer> customizers, ObjectProvider<RestClient.Builder> restClientBuilder,
 			ObjectProvider<ClientHttpRequestFactoryBuilder<?>> requestFactoryBuilder,
 			ObjectProvider<HttpClientSettings> httpClientSettings, ObjectProvider<JsonMapper> jsonMapper,
 			ObjectProvider<ReplayGate> replayGate, ObjectProvider<McpCredentialsProvider> credentials,
 			ObjectProvider<McpInputHandler> inputHandler, ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<SslBundles> sslBundles, ApplicationEventPublisher eventPublisher) {
+			ApplicationEventPublisher eventPublisher) {
 		List<McpClientCustomizer> ordered = new ArrayList<>();
 		// Recovery events become application events, for @EventListener methods.
 		ordered.add((name, builder) -> builder.eventListener(eventPublisher::publishEvent));
@@ -91,7 +98,7 @@ public final class McpxAutoConfiguration {
 			.getIfAvailable(RestClient::builder)
 			.clone()
 			.requestFactory(REPLACED_PER_UPSTREAM));
-		return new McpClientConfigurer(properties, ordered, (connectTimeout, sslBundle) -> {
+		return new McpClientConfigurer(upstreams, ordered, (connectTimeout, sslBundle) -> {
 			// The client enforces its own request deadlines, so no read timeout; and never
 			// follows redirects, which could carry credentials to another origin.
 			HttpClientSettings upstream = withSsl(settings, sslBundle).withConnectTimeout(connectTimeout)
@@ -100,7 +107,7 @@ public final class McpxAutoConfiguration {
 			return applicationBuilder.get()
 				.clone()
 				.requestFactory(requestFactory(factoryBuilder, upstream, httpClients));
-		}, sslBundles.getIfAvailable());
+		});
 	}
 
 	@Bean

@@ -1,0 +1,96 @@
+package dev.mcpx.autoconfigure.actuate;
+
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.mcpx.client.McpClient;
+import dev.mcpx.client.error.McpTransportException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The probe's bound and its sharing of a ping in flight, with a client whose ping the test
+ * holds or fails.
+ */
+class McpxHealthProbeTest {
+
+	private final McpxHealthProbe probe = new McpxHealthProbe(Duration.ofMillis(200), 1);
+
+	private final AtomicInteger pings = new AtomicInteger();
+
+	private final CountDownLatch release = new CountDownLatch(1);
+
+	@AfterEach
+	void closeProbe() {
+		this.release.countDown();
+		this.probe.close();
+	}
+
+	@Test
+	void aPingThatOutlivesTheTimeoutIsSharedByTheNextChecksNotStartedAgain() {
+		McpClient hung = client(() -> await(this.release));
+
+		for (int check = 0; check < 3; check++) {
+			long started = System.nanoTime();
+			assertThat(this.probe.ping(hung)).isEqualTo(McpxHealthProbe.Outcome.TIMED_OUT);
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(1000));
+		}
+		assertThat(this.pings).hasValue(1);
+
+		this.release.countDown();
+		assertThat(this.probe.ping(hung)).isEqualTo(McpxHealthProbe.Outcome.ANSWERED);
+		int answered = this.pings.get();
+		assertThat(this.probe.ping(hung)).isEqualTo(McpxHealthProbe.Outcome.ANSWERED);
+		assertThat(this.pings).as("a finished ping is not reused").hasValue(answered + 1);
+	}
+
+	@Test
+	void aFailedPingIsTheOutcomeNotAnException() {
+		McpTransportException refused = new McpTransportException("slow", "could not reach the upstream", null);
+		McpClient failing = client(() -> {
+			throw refused;
+		});
+
+		assertThat(this.probe.ping(failing)).isEqualTo(new McpxHealthProbe.Outcome(false, refused));
+	}
+
+	@Test
+	void afterCloseAPingFailsWithoutBlocking() {
+		this.probe.close();
+
+		McpxHealthProbe.Outcome outcome = this.probe.ping(client(() -> {
+		}));
+
+		assertThat(outcome.timedOut()).isFalse();
+		assertThat(outcome.failure()).isNotNull();
+	}
+
+	private McpClient client(Runnable ping) {
+		return (McpClient) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { McpClient.class },
+				(proxy, method, args) -> switch (method.getName()) {
+					case "name" -> "slow";
+					case "ping" -> {
+						this.pings.incrementAndGet();
+						ping.run();
+						yield null;
+					}
+					default -> throw new UnsupportedOperationException(method.getName());
+				});
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			latch.await(10, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
