@@ -121,7 +121,8 @@ public final class McpClientConfigurer {
 		}
 		catch (IllegalArgumentException ex) {
 			// the builder names what it refuses
-			throw new InvalidMcpxPropertyException(property, Objects.requireNonNullElse(ex.getMessage(), "it is not valid"));
+			throw new InvalidMcpxPropertyException(property,
+					Objects.requireNonNullElse(ex.getMessage(), "it is not valid"));
 		}
 	}
 

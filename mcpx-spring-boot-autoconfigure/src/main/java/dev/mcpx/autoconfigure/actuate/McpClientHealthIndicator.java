@@ -35,7 +35,8 @@ final class McpClientHealthIndicator extends AbstractHealthIndicator {
 	 * @param probe pings stale upstreams, or {@code null} to never contact the upstream
 	 * @param clock tells how old the last exchange is
 	 */
-	McpClientHealthIndicator(McpClient client, McpxHealthSettings settings, @Nullable McpxHealthProbe probe, Clock clock) {
+	McpClientHealthIndicator(McpClient client, McpxHealthSettings settings, @Nullable McpxHealthProbe probe,
+			Clock clock) {
 		super("Health check of MCP upstream '" + client.name() + "' failed");
 		this.client = client;
 		this.settings = settings;

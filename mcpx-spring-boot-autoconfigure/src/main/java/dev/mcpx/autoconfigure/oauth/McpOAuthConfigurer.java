@@ -175,7 +175,8 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 		}
 		catch (IllegalArgumentException ex) {
 			// the builder names the setting it refuses
-			throw new InvalidMcpxPropertyException(property, Objects.requireNonNullElse(ex.getMessage(), "it is not valid"));
+			throw new InvalidMcpxPropertyException(property,
+					Objects.requireNonNullElse(ex.getMessage(), "it is not valid"));
 		}
 	}
 

@@ -89,8 +89,9 @@ public final class ResultMapper {
 	 */
 	public static Resource resource(JsonNode json) {
 		JsonNode size = json.get("size");
-		return new Resource(required(json, "uri"), required(json, "name"), text(json, "title"), text(json, "description"),
-				text(json, "mimeType"), (size != null && size.isIntegralNumber()) ? size.longValue() : null);
+		return new Resource(required(json, "uri"), required(json, "name"), text(json, "title"),
+				text(json, "description"), text(json, "mimeType"),
+				(size != null && size.isIntegralNumber()) ? size.longValue() : null);
 	}
 
 	/**
@@ -130,15 +131,16 @@ public final class ResultMapper {
 			case "text" -> new Content.Text(json.path("text").asString(""));
 			case "image" -> new Content.Image(required(json, "data"), required(json, "mimeType"));
 			case "audio" -> new Content.Audio(required(json, "data"), required(json, "mimeType"));
-			case "resource_link" -> new Content.Link(required(json, "uri"), required(json, "name"), text(json, "description"),
-					text(json, "mimeType"));
+			case "resource_link" -> new Content.Link(required(json, "uri"), required(json, "name"),
+					text(json, "description"), text(json, "mimeType"));
 			case "resource" -> new Content.Embedded(resourceContents(json.path("resource")));
 			default -> new Content.Other(type, json);
 		};
 	}
 
 	private static ResourceContents resourceContents(JsonNode json) {
-		return new ResourceContents(required(json, "uri"), text(json, "mimeType"), text(json, "text"), text(json, "blob"));
+		return new ResourceContents(required(json, "uri"), text(json, "mimeType"), text(json, "text"),
+				text(json, "blob"));
 	}
 
 	/** A string the schema requires: empty when a server left it out, as a text content's text is. */

@@ -28,8 +28,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>
  * The session opens lazily, once, however many threads ask at the same time. Each request
  * runs on an explicit {@link SessionState}, so a failure can be attributed to the
- * generation it happened on; {@link #renew(SessionState, RenewalListener)} replaces a dead session once for
- * all callers that saw it die.
+ * generation it happened on; {@link #renew(SessionState, RenewalListener)} replaces a dead
+ * session once for all callers that saw it die.
  */
 public final class LegacySession implements ProtocolSession {
 
