@@ -1,10 +1,8 @@
 package dev.mcpx.client.internal.session;
 
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.io.Closeable;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -17,7 +15,6 @@ import org.jspecify.annotations.Nullable;
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpHeaderMismatchException;
 import dev.mcpx.client.error.McpHttpStatusException;
-import dev.mcpx.client.error.McpInputRequiredException;
 import dev.mcpx.client.error.McpJsonRpcException;
 import dev.mcpx.client.error.McpProtocolException;
 import dev.mcpx.client.error.McpUnsupportedVersionException;
@@ -45,9 +42,6 @@ public final class ModernSession implements ProtocolSession {
 	/** Every modern revision this client speaks, newest first. */
 	public static final List<String> SUPPORTED_VERSIONS = List.of("2026-07-28");
 
-	/** Rounds of input one request may ask for: a server may re-prompt, but not forever. */
-	static final int MAX_INPUT_ROUNDS = 8;
-
 	private static final String META = "_meta";
 
 	private static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
@@ -61,14 +55,15 @@ public final class ModernSession implements ProtocolSession {
 
 	private static final String META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
-	private static final Map<String, String> CAPABILITY_OF_INPUT = Map.of("elicitation/create", "elicitation",
-			"sampling/createMessage", "sampling", "roots/list", "roots");
+	private static final String METHOD_HEADER = "Mcp-Method";
+
+	private static final String NAME_HEADER = "Mcp-Name";
 
 	private final SessionSettings settings;
 
 	private final Exchange exchange;
 
-	private final @Nullable InputAnswers inputHandler;
+	private final InputRounds inputRounds;
 
 	private final ObjectNode clientCapabilities;
 
@@ -83,49 +78,30 @@ public final class ModernSession implements ProtocolSession {
 
 	private final boolean forced;
 
-	private final @Nullable Subscriptions subscriptions;
-
-	/**
-	 * Creates the modern exchange of one client.
-	 * @param settings the client's settings
-	 * @param exchange performs the exchanges
-	 * @param inputHandler answers input requests
-	 * @param forced whether the era is fixed by configuration (no detector falls back to
-	 * legacy), so that a legacy server's rejection is explained as such
-	 */
-	public ModernSession(SessionSettings settings, Exchange exchange, @Nullable InputAnswers inputHandler,
-			boolean forced) {
-		this(settings, exchange, inputHandler, forced, null, null);
-	}
+	private final Subscriptions subscriptions;
 
 	/**
 	 * Creates the modern exchange of one client, whose listen stream also carries the
 	 * updates of subscribed resources.
 	 * @param settings the client's settings
 	 * @param exchange performs the exchanges
-	 * @param inputHandler answers input requests
-	 * @param forced whether the era is fixed by configuration
-	 * @param subscriptions the client's resource subscriptions, absent for none
+	 * @param inputHandler answers input requests, absent when there is none
+	 * @param forced whether the era is fixed by configuration (no detector falls back to
+	 * legacy), so that a legacy server's rejection is explained as such
+	 * @param subscriptions the client's resource subscriptions
 	 * @param logLevel the least severe server log message wanted, carried by every request;
 	 * absent for none, and then the server sends none (2026-07-28 server/utilities/logging)
 	 */
 	public ModernSession(SessionSettings settings, Exchange exchange, @Nullable InputAnswers inputHandler,
-			boolean forced, @Nullable Subscriptions subscriptions, @Nullable String logLevel) {
+			boolean forced, Subscriptions subscriptions, @Nullable String logLevel) {
 		this.logLevel = logLevel;
 		this.subscriptions = subscriptions;
 		this.forced = forced;
 		this.settings = settings;
 		this.exchange = exchange;
-		this.inputHandler = inputHandler;
+		this.inputRounds = new InputRounds(settings.upstream(), inputHandler);
 		this.clientCapabilities = exchange.jsonRpc().object();
-		if (inputHandler != null) {
-			for (String method : inputHandler.methods()) {
-				String capability = CAPABILITY_OF_INPUT.get(method);
-				if (capability != null) {
-					this.clientCapabilities.putObject(capability);
-				}
-			}
-		}
+		this.inputRounds.declare(this.clientCapabilities);
 	}
 
 	/**
@@ -151,12 +127,15 @@ public final class ModernSession implements ProtocolSession {
 		}
 	}
 
-	/** A forced-modern client meeting a legacy server says so, rather than showing a 400. */
+	/**
+	 * A forced-modern client meeting a legacy server says so, rather than showing its status:
+	 * the rule of {@code protocol: auto} ({@link EraEvidence#ofDiscovery}), with the answer.
+	 */
 	private McpException explained(McpException failure) {
-		if (failure instanceof NotModernServerException || EraEvidence.showsLegacyServer(failure)) {
+		if (EraEvidence.ofDiscovery(failure, false) == EraEvidence.Discovery.LEGACY) {
 			return new McpProtocolException(this.settings.upstream(), "the upstream answered server/discover as a "
-					+ "legacy (2025-11-25 or earlier) server does; it does not speak 2026-07-28. Set its protocol to "
-					+ "auto or legacy", failure);
+					+ "legacy (2025-11-25 or earlier) server does (" + EraEvidence.answer(failure)
+					+ "); it does not speak 2026-07-28. Set its protocol to auto or legacy", failure);
 		}
 		return failure;
 	}
@@ -260,58 +239,19 @@ public final class ModernSession implements ProtocolSession {
 
 	/**
 	 * Sends the request, answering any input the server asks for and sending it again
-	 * with the answers and the echoed {@code requestState}, each time with a new id.
+	 * with the answers and the echoed {@code requestState}, each time with a new id
+	 * ({@link InputRounds}).
 	 */
 	@Override
 	public JsonNode request(SessionState on, McpRequest request) {
 		// Sending copies the parameters: the caller's are never modified.
 		ObjectNode params = (request.params() instanceof ObjectNode given) ? given : this.exchange.jsonRpc().object();
 		JsonNode result = send(on, request.method(), params, request.timeout(), request.headers());
-		for (int round = 1; isInputRequired(result); round++) {
-			if (round > MAX_INPUT_ROUNDS) {
-				throw new McpInputRequiredException(this.settings.upstream(), request.method()
-						+ " still asked for input after " + MAX_INPUT_ROUNDS + " rounds; giving up",
-						inputMethods(result));
-			}
-			params = retryParams(params, result, request.method());
+		for (int round = 1; InputRounds.isInputRequired(result); round++) {
+			params = this.inputRounds.next(params, result, request.method(), round);
 			result = send(on, request.method(), params, request.timeout(), request.headers());
 		}
 		return result;
-	}
-
-	/**
-	 * The retry of an input round: the original parameters, the answers, and the server's
-	 * {@code requestState} echoed exactly; neither when the server sent none
-	 * (2026-07-28 basic/patterns/mrtr §Client Requirements).
-	 */
-	private ObjectNode retryParams(ObjectNode original, JsonNode result, String method) {
-		ObjectNode retry = original.deepCopy();
-		retry.remove("inputResponses");
-		retry.remove("requestState");
-		JsonNode inputRequests = result.get("inputRequests");
-		if (inputRequests != null && inputRequests.isObject() && !inputRequests.isEmpty()) {
-			if (this.inputHandler == null) {
-				throw new McpInputRequiredException(this.settings.upstream(), method + " needs input ("
-						+ inputMethods(result) + ") and no McpInputHandler is configured", inputMethods(result));
-			}
-			ObjectNode responses = retry.putObject("inputResponses");
-			for (Map.Entry<String, JsonNode> entry : inputRequests.properties()) {
-				String inputMethod = entry.getValue().path("method").asString("");
-				if (!this.inputHandler.methods().contains(inputMethod)) {
-					throw new McpInputRequiredException(this.settings.upstream(), method + " needs input ("
-							+ inputMethod + ") the configured McpInputHandler does not answer", Set.of(inputMethod));
-				}
-				JsonNode inputParams = entry.getValue().get("params");
-				JsonNode answer = this.inputHandler.answer(entry.getKey(), inputMethod, inputParams, method);
-				responses.set(entry.getKey(), ElicitationDefaults.METHOD.equals(inputMethod)
-						? ElicitationDefaults.apply(inputParams, answer) : answer);
-			}
-		}
-		JsonNode requestState = result.get("requestState");
-		if (requestState != null && !requestState.isNull()) {
-			retry.set("requestState", requestState);
-		}
-		return retry;
 	}
 
 	private JsonNode send(SessionState on, String method, @Nullable JsonNode params, Duration timeout,
@@ -400,18 +340,6 @@ public final class ModernSession implements ProtocolSession {
 		return ex;
 	}
 
-	private static boolean isInputRequired(JsonNode result) {
-		return "input_required".equals(result.path("resultType").asString(""));
-	}
-
-	private static Set<String> inputMethods(JsonNode result) {
-		Set<String> methods = new LinkedHashSet<>();
-		for (JsonNode request : result.path("inputRequests")) {
-			methods.add(request.path("method").asString("?"));
-		}
-		return methods;
-	}
-
 	private static @Nullable String mutualVersion(List<String> supported) {
 		for (String version : SUPPORTED_VERSIONS) {
 			if (supported.contains(version)) {
@@ -442,7 +370,7 @@ public final class ModernSession implements ProtocolSession {
 		filter.put("toolsListChanged", true);
 		filter.put("promptsListChanged", true);
 		filter.put("resourcesListChanged", true);
-		if (this.subscriptions != null && this.subscriptions.active()) {
+		if (this.subscriptions.active()) {
 			// 2026-07-28 basic/patterns/subscriptions §Notification Filter: the updates of these resources.
 			var uris = filter.putArray("resourceSubscriptions");
 			this.subscriptions.uris().forEach(uris::add);
@@ -452,18 +380,14 @@ public final class ModernSession implements ProtocolSession {
 				ExchangeOptions.MODERN);
 	}
 
-	/** Nothing to end: modern requests hold no server-side state. */
 	@Override
 	public EraTraits traits(SessionState on) {
 		return EraTraits.MODERN;
 	}
 
+	/** Nothing to end: modern requests hold no server-side state. */
 	@Override
 	public void close() {
 	}
-
-	private static final String METHOD_HEADER = "Mcp-Method";
-
-	private static final String NAME_HEADER = "Mcp-Name";
 
 }
