@@ -1,7 +1,6 @@
 package dev.mcpx.autoconfigure.actuate;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -18,11 +17,10 @@ import dev.mcpx.autoconfigure.McpxAutoConfiguration;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
-import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static dev.mcpx.testsupport.McpWireMock.method;
+import static dev.mcpx.testsupport.McpWireMock.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -96,14 +94,6 @@ class McpxHealthUpDownUpTest {
 		server.stubFor(method("notifications/initialized").willReturn(aResponse().withStatus(202)));
 		server.stubFor(
 				method("ping").withHeader("Mcp-Session-Id", equalTo(sessionId)).willReturn(okJson(result("{}"))));
-	}
-
-	private static MappingBuilder method(String method) {
-		return post(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method", equalTo(method)));
-	}
-
-	private static String result(String resultJson) {
-		return "{\"jsonrpc\":\"2.0\",\"id\":{{jsonPath request.body '$.id'}},\"result\":" + resultJson + "}";
 	}
 
 }
