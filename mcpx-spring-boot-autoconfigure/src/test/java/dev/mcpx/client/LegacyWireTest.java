@@ -352,7 +352,7 @@ class LegacyWireTest {
 	@Test
 	void aJsonRpcErrorCarriesCodeMessageAndData() {
 		stubHandshake("2025-11-25");
-		wire.stubFor(method("tools/call").willReturn(okJson("{\"jsonrpc\":\"2.0\",\"id\":{{jsonPath request.body '$.id'}},"
+		wire.stubFor(method("tools/call").willReturn(okJson("{\"jsonrpc\":\"2.0\",\"id\":" + ID + ","
 				+ "\"error\":{\"code\":-32602,\"message\":\"Unknown tool\",\"data\":{\"tool\":\"nope\"}}}")));
 
 		assertThatThrownBy(() -> this.client.callTool("nope", Map.of())).isInstanceOfSatisfying(

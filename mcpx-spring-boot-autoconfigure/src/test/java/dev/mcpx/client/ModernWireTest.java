@@ -39,6 +39,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static dev.mcpx.testsupport.McpWireMock.ID;
 import static dev.mcpx.testsupport.McpWireMock.method;
 import static dev.mcpx.testsupport.McpWireMock.result;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,7 +66,7 @@ class ModernWireTest {
 
 	private static ResponseDefinitionBuilder error(int status, int code, String message, String data) {
 		return aResponse().withStatus(status).withHeader("Content-Type", "application/json")
-			.withBody("{\"jsonrpc\":\"2.0\",\"id\":{{jsonPath request.body '$.id'}},\"error\":{\"code\":" + code
+			.withBody("{\"jsonrpc\":\"2.0\",\"id\":" + ID + ",\"error\":{\"code\":" + code
 					+ ",\"message\":\"" + message + "\"" + ((data != null) ? ",\"data\":" + data : "") + "}}");
 	}
 
@@ -348,7 +349,7 @@ class ModernWireTest {
 		return switch (breakage) {
 			case "reset" -> aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER);
 			case "empty" -> aResponse().withFault(Fault.EMPTY_RESPONSE);
-			case "truncated-json" -> okJson("{\"jsonrpc\":\"2.0\",\"id\":{{jsonPath request.body '$.id'}},\"result\":{\"too");
+			case "truncated-json" -> okJson("{\"jsonrpc\":\"2.0\",\"id\":" + ID + ",\"result\":{\"too");
 			case "sse-closed-early" -> aResponse().withHeader("Content-Type", "text/event-stream")
 				.withBody("event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
 						+ "\"params\":{\"progressToken\":1,\"progress\":1}}\n\n");
