@@ -172,7 +172,7 @@ public final class Measurements {
 		// JIT: the floor runs the JDK client's code, hot from every call, while the code only a
 		// recovery runs (the refusal, the handshake's own steps, the announcement) reaches the
 		// optimising compiler only after some ten thousand runs. After 2,000, one build measured
-		// 1.37-1.42x; after 12,000, 1.21-1.24x (docs/performance.md, "Round four"). The SDK
+		// 1.37-1.42x; after 12,000, 1.21-1.24x (docs/performance-history.md, "Round four"). The SDK
 		// server's recoveries cost about five times more: fewer there.
 		int warmRecoveries = n(this.quick ? (fixed ? 12_000 : 4_000) : 15_000);
 		try (Contender mcpx = Contender.open("mcpx", upstream.url());

@@ -28,10 +28,9 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The outside-in story of the catalogue, health and metrics (README, "Catalogue, health and
- * metrics") for the sample's {@code demo} upstream, through HTTP
- * only, as an operator would see it: after a restart of the upstream, the recovery is
- * visible in the upstream's health ({@code /actuator/health/mcpx/demo}), in the metrics
+ * The outside-in story of the catalogue, health and metrics (docs/observability.md) for the
+ * sample's {@code demo} upstream, through HTTP only, as an operator would see it: after a
+ * restart of the upstream, the recovery is visible in the upstream's health ({@code /actuator/health/mcpx/demo}), in the metrics
  * ({@code mcpx.client.recoveries}, {@code mcpx.client.requests}), in the {@code mcpx}
  * endpoint and in the application's own {@code @EventListener} ({@code /events}); and none
  * of them shows a session id in full.

@@ -1,53 +1,41 @@
 package dev.mcpx.autoconfigure;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.function.Consumer;
-import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.convert.DurationStyle;
+import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
-import org.springframework.util.unit.DataSize;
 import org.springframework.web.client.RestClient;
 
-import dev.mcpx.autoconfigure.McpxProperties.Client;
-import dev.mcpx.autoconfigure.McpxProperties.Defaults;
-import dev.mcpx.autoconfigure.McpxProperties.Recovery;
-import dev.mcpx.autoconfigure.McpxProperties.Restart;
-import dev.mcpx.autoconfigure.McpxProperties.UpstreamSettings;
+import dev.mcpx.autoconfigure.McpUpstreamSettings.Http;
+import dev.mcpx.autoconfigure.McpUpstreamSettings.Stdio;
+import dev.mcpx.autoconfigure.McpUpstreamSettings.Transport;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
-import dev.mcpx.client.StdioCommand;
-import dev.mcpx.client.recovery.ProcessRestartPolicy;
-import dev.mcpx.client.recovery.RecoveryPolicy;
-import dev.mcpx.client.recovery.ToolReplay;
 
 /**
- * Turns {@link McpxProperties} into configured {@link McpClientBuilder}s: validates each
- * upstream, merges it with {@code mcpx.defaults}, then applies the customizers. Public so
- * that an application defining its own clients can reuse the mapping.
+ * Turns each upstream's {@link McpUpstreamSettings} into a configured
+ * {@link McpClientBuilder}, then applies the customizers. Public so that an application
+ * defining its own clients can reuse the mapping.
  */
 public final class McpClientConfigurer {
 
-	private final McpxProperties properties;
+	private static final PropertyMapper map = PropertyMapper.get();
+
+	private final McpxUpstreams upstreams;
 
 	private final List<McpClientCustomizer> customizers;
 
-	private final HttpClients httpClients;
-
-	private final SslBundles sslBundles;
+	private final @Nullable HttpClients httpClients;
 
 	/**
-	 * Creates a configurer.
+	 * Creates a configurer of the upstreams of the given properties.
 	 * @param properties the bound properties
 	 * @param customizers the customizers, in order
 	 * @param httpClients creates each client's HTTP client builder, or {@code null} to let
@@ -55,11 +43,22 @@ public final class McpClientConfigurer {
 	 * @param sslBundles the application's SSL bundles, or {@code null} when it has none
 	 */
 	public McpClientConfigurer(McpxProperties properties, List<McpClientCustomizer> customizers,
-			HttpClients httpClients, SslBundles sslBundles) {
-		this.properties = properties;
+			@Nullable HttpClients httpClients, @Nullable SslBundles sslBundles) {
+		this(new McpxUpstreams(properties, sslBundles), customizers, httpClients);
+	}
+
+	/**
+	 * Creates a configurer of the given upstreams.
+	 * @param upstreams the upstreams' settings
+	 * @param customizers the customizers, in order
+	 * @param httpClients creates each client's HTTP client builder, or {@code null} to let
+	 * each client create its own
+	 */
+	public McpClientConfigurer(McpxUpstreams upstreams, List<McpClientCustomizer> customizers,
+			@Nullable HttpClients httpClients) {
+		this.upstreams = upstreams;
 		this.customizers = List.copyOf(customizers);
 		this.httpClients = httpClients;
-		this.sslBundles = sslBundles;
 	}
 
 	/**
@@ -69,267 +68,59 @@ public final class McpClientConfigurer {
 	 */
 	public Map<String, McpClientBuilder> builders() {
 		Map<String, McpClientBuilder> builders = new LinkedHashMap<>();
-		this.properties.getClients().forEach((name, client) -> builders.put(name, builder(name, client)));
+		this.upstreams.names().forEach((name) -> builders.put(name, builder(this.upstreams.get(name))));
 		return builders;
 	}
 
-	private McpClientBuilder builder(String name, Client client) {
-		Defaults defaults = this.properties.getDefaults();
-		Settings settings = new Settings("mcpx.clients." + name + ".", client, defaults);
-		McpClientBuilder builder = isStdio(settings, client) ? stdio(name, settings, client)
-				: http(name, settings, client);
-		apply(settings.pick("protocol", UpstreamSettings::getProtocol), builder::protocol);
-		apply(positive(settings.pick("request-timeout", UpstreamSettings::getRequestTimeout)), builder::requestTimeout);
-		apply(positive(settings.pick("handshake-timeout", UpstreamSettings::getHandshakeTimeout)),
-				builder::handshakeTimeout);
-		apply(messageSize(settings.pick("max-message-size", UpstreamSettings::getMaxMessageSize)),
-				builder::maxMessageBytes);
-		apply(notNegative(settings.pick("catalogue-ttl", UpstreamSettings::getCatalogueTtl)), builder::catalogueTtl);
-		apply(settings.pick("listen-for-changes", UpstreamSettings::getListenForChanges), builder::listenForChanges);
-		apply(positive(settings.pick("keepalive-interval", UpstreamSettings::getKeepaliveInterval)),
-				builder::keepaliveInterval);
-		Setting<String> serverLogLevel = settings.pick("server-log-level", UpstreamSettings::getServerLogLevel);
-		if (serverLogLevel != null) {
-			try {
-				builder.serverLogLevel(serverLogLevel.value());
-			}
-			catch (IllegalArgumentException ex) {
-				throw new InvalidMcpxPropertyException(serverLogLevel.property(), ex.getMessage());
-			}
-		}
-		builder.recoveryPolicy(recoveryPolicy(settings.prefix() + "recovery.", client.getRecovery(),
-				defaults.getRecovery()));
-		this.customizers.forEach((customizer) -> customizer.customize(name, builder));
+	private McpClientBuilder builder(McpUpstreamSettings upstream) {
+		McpClientBuilder builder = transport(upstream);
+		map.from(upstream.protocol()).to(builder::protocol);
+		map.from(upstream.requestTimeout()).to(builder::requestTimeout);
+		map.from(upstream.handshakeTimeout()).to(builder::handshakeTimeout);
+		map.from(upstream.maxMessageBytes()).to(builder::maxMessageBytes);
+		map.from(upstream.catalogueTtl()).to(builder::catalogueTtl);
+		map.from(upstream.listenForChanges()).to(builder::listenForChanges);
+		map.from(upstream.keepaliveInterval()).to(builder::keepaliveInterval);
+		map.from(upstream.serverLogLevel())
+			.to((level) -> refusedAs(upstream.property("server-log-level"), () -> builder.serverLogLevel(level)));
+		map.from(upstream.recoveryPolicy()).to(builder::recoveryPolicy);
+		this.customizers.forEach((customizer) -> customizer.customize(upstream.name(), builder));
 		return builder;
 	}
 
-	/**
-	 * Exactly one of {@code url} and {@code command}: an HTTP upstream, or a stdio one.
-	 */
-	private static boolean isStdio(Settings settings, Client client) {
-		boolean url = client.getUrl() != null && !client.getUrl().isBlank();
-		boolean command = client.getCommand() != null && !client.getCommand().isBlank();
-		if (url && command) {
-			throw new InvalidMcpxPropertyException(settings.prefix() + "command", "both " + settings.prefix()
-					+ "url and " + settings.prefix() + "command are set; set exactly one: url for an HTTP upstream, "
-					+ "command for a stdio upstream");
+	private McpClientBuilder transport(McpUpstreamSettings upstream) {
+		Transport transport = upstream.transport();
+		if (transport instanceof Stdio stdio) {
+			return McpClient.stdio(upstream.name(), stdio.command()).restartPolicy(stdio.restartPolicy());
 		}
-		if (!url && !command) {
-			throw new InvalidMcpxPropertyException(settings.prefix() + "url", "it is required, or "
-					+ settings.prefix() + "command; set exactly one: url to the upstream's MCP endpoint, or command "
-					+ "to start a stdio MCP server");
+		if (!(transport instanceof Http http)) {
+			throw new IllegalStateException("MCP upstream '" + upstream.name() + "' is not declared under mcpx.clients");
 		}
-		return command;
-	}
-
-	private McpClientBuilder http(String name, Settings settings, Client client) {
-		URI url = validUrl(settings.prefix() + "url", client.getUrl());
-		stdioOnly(settings, "args", !client.getArgs().isEmpty());
-		stdioOnly(settings, "env", !client.getEnv().isEmpty());
-		stdioOnly(settings, "working-directory", client.getWorkingDirectory() != null);
-		stdioOnly(settings, "inherit-env", client.getInheritEnv() != null);
-		McpClientBuilder builder = McpClient.builder(name, url);
-		Setting<Duration> connectTimeout = positive(settings.pick("connect-timeout",
-				UpstreamSettings::getConnectTimeout));
-		apply(connectTimeout, builder::connectTimeout);
-		Map<String, String> headers = new LinkedHashMap<>(this.properties.getDefaults().getHeaders());
-		headers.putAll(client.getHeaders());
-		headers.forEach(builder::header);
-		SslBundle sslBundle = sslBundle(settings.pick("ssl-bundle", UpstreamSettings::getSslBundle));
+		// the client builder's check of the URL is the one; its refusal names the property
+		McpClientBuilder builder = refusedAs(upstream.property("url"), () -> McpClient.builder(upstream.name(), http.url()));
+		builder.connectTimeout(http.connectTimeout());
+		http.headers().forEach(builder::header);
+		SslBundle sslBundle = http.sslBundle();
 		if (this.httpClients != null) {
-			Duration timeout = (connectTimeout != null) ? connectTimeout.value()
-					: McpClientBuilder.DEFAULT_CONNECT_TIMEOUT;
+			HttpClients httpClients = this.httpClients;
 			// on first use: Boot's builder builds a JDK client, and with it a TLS context
-			builder.restClientBuilder(() -> this.httpClients.restClientBuilder(timeout, sslBundle));
+			builder.restClientBuilder(() -> httpClients.restClientBuilder(http.connectTimeout(), sslBundle));
 		}
 		else if (sslBundle != null) {
-			throw new InvalidMcpxPropertyException(settings.prefix() + "ssl-bundle",
+			throw new InvalidMcpxPropertyException(upstream.property("ssl-bundle"),
 					"SSL bundles need the application's HTTP client settings, which are not available");
 		}
 		return builder;
 	}
 
-	/**
-	 * A stdio upstream (2025-11-25 basic/transports §stdio): the command and its arguments
-	 * as a list, never a shell line. The process starts on first use, so a missing program
-	 * fails the first call, not the application's startup.
-	 */
-	private static McpClientBuilder stdio(String name, Settings settings, Client client) {
-		httpOnly(settings, "headers", !client.getHeaders().isEmpty());
-		httpOnly(settings, "ssl-bundle", client.getSslBundle() != null);
-		httpOnly(settings, "connect-timeout", client.getConnectTimeout() != null);
-		for (int i = 0; i < client.getArgs().size(); i++) {
-			if (client.getArgs().get(i) == null) {
-				throw new InvalidMcpxPropertyException(settings.prefix() + "args[" + i + "]", "it must not be empty");
-			}
-		}
-		StdioCommand command = new StdioCommand(client.getCommand().trim(), client.getArgs(), client.getEnv(),
-				client.getWorkingDirectory(), (client.getInheritEnv() != null) ? client.getInheritEnv() : true);
-		return McpClient.stdio(name, command)
-			.restartPolicy(restartPolicy(settings, client.getRestart(), settings.defaults().getRestart()));
-	}
-
-	private static void httpOnly(Settings settings, String key, boolean set) {
-		if (set) {
-			throw new InvalidMcpxPropertyException(settings.prefix() + key, "it applies to HTTP upstreams only, and "
-					+ "this upstream is a stdio one (" + settings.prefix() + "command is set)");
-		}
-	}
-
-	private static void stdioOnly(Settings settings, String key, boolean set) {
-		if (set) {
-			throw new InvalidMcpxPropertyException(settings.prefix() + key, "it applies to stdio upstreams only ("
-					+ settings.prefix() + "command), and this upstream is an HTTP one (" + settings.prefix()
-					+ "url is set)");
-		}
-	}
-
-	private static ProcessRestartPolicy restartPolicy(Settings settings, Restart own, Restart defaults) {
-		String prefix = "restart.";
-		ProcessRestartPolicy.Builder policy = ProcessRestartPolicy.from(ProcessRestartPolicy.ofDefaults());
-		Setting<Duration> initial = notNegative(settings.pick(prefix + "initial-backoff", own.getInitialBackoff(),
-				defaults.getInitialBackoff()));
-		apply(initial, policy::initialBackoff);
-		Setting<Duration> max = positive(settings.pick(prefix + "max-backoff", own.getMaxBackoff(),
-				defaults.getMaxBackoff()));
-		apply(max, policy::maxBackoff);
-		Setting<Integer> restarts = settings.pick(prefix + "max-restarts", own.getMaxRestarts(),
-				defaults.getMaxRestarts());
-		if (restarts != null && restarts.value() < 0) {
-			throw new InvalidMcpxPropertyException(restarts.property(),
-					"it must not be negative, was " + restarts.value());
-		}
-		apply(restarts, policy::maxRestarts);
-		apply(positive(settings.pick(prefix + "window", own.getWindow(), defaults.getWindow())), policy::window);
-		apply(positive(settings.pick(prefix + "cool-down", own.getCoolDown(), defaults.getCoolDown())),
-				policy::coolDown);
+	/** What the client builder refuses, reported under the property the value came from. */
+	private static <T> T refusedAs(String property, Supplier<T> step) {
 		try {
-			return policy.build();
+			return step.get();
 		}
 		catch (IllegalArgumentException ex) {
-			String property = (max != null) ? max.property()
-					: (initial != null) ? initial.property() : settings.prefix() + prefix + "max-backoff";
 			throw new InvalidMcpxPropertyException(property, ex.getMessage());
 		}
-	}
-
-	private static <T> void apply(@Nullable Setting<T> setting, Consumer<T> target) {
-		if (setting != null) {
-			target.accept(setting.value());
-		}
-	}
-
-	private static RecoveryPolicy recoveryPolicy(String prefix, Recovery own, Recovery defaults) {
-		RecoveryPolicy builtIn = RecoveryPolicy.ofDefaults();
-		int attempts = pick(own.getBrokenStream().getResumptionAttempts(),
-				defaults.getBrokenStream().getResumptionAttempts(), builtIn.resumptionAttempts());
-		if (attempts < 0) {
-			throw new InvalidMcpxPropertyException(prefix + "broken-stream.resumption-attempts",
-					"it must not be negative, was " + attempts);
-		}
-		Map<String, ToolReplay> tools = new LinkedHashMap<>(defaults.getTools());
-		tools.putAll(own.getTools());
-		return RecoveryPolicy.custom()
-			.sessionExpiry(pick(own.getSessionExpiry().getEnabled(), defaults.getSessionExpiry().getEnabled(),
-					builtIn.sessionExpiry()))
-			.expiryOnBadRequest(pick(own.getSessionExpiry().getOnBadRequest(),
-					defaults.getSessionExpiry().getOnBadRequest(), builtIn.expiryOnBadRequest()))
-			.brokenStream(pick(own.getBrokenStream().getEnabled(), defaults.getBrokenStream().getEnabled(),
-					builtIn.brokenStream()))
-			.resumptionAttempts(attempts)
-			.trustAnnotations(pick(own.getTrustAnnotations(), defaults.getTrustAnnotations(), builtIn.trustAnnotations()))
-			.tools(tools)
-			.build();
-	}
-
-	private static <T> T pick(@Nullable T own, @Nullable T fallback, T builtIn) {
-		return (own != null) ? own : (fallback != null) ? fallback : builtIn;
-	}
-
-	private @Nullable SslBundle sslBundle(@Nullable Setting<String> setting) {
-		if (setting == null) {
-			return null;
-		}
-		String name = setting.value();
-		if (name == null || name.isBlank()) {
-			return null;
-		}
-		if (this.sslBundles == null || !this.sslBundles.getBundleNames().contains(name)) {
-			throw new InvalidMcpxPropertyException(setting.property(), "no SSL bundle named '" + name
-					+ "' is configured (spring.ssl.bundle.*)");
-		}
-		return this.sslBundles.getBundle(name);
-	}
-
-	private static URI validUrl(String property, String value) {
-		if (value == null || value.isBlank()) {
-			throw new InvalidMcpxPropertyException(property, "it is required; set it to the upstream's MCP endpoint");
-		}
-		URI url;
-		try {
-			url = new URI(value.trim());
-		}
-		catch (URISyntaxException ex) {
-			throw new InvalidMcpxPropertyException(property, "it is not a valid URL (" + ex.getReason() + ")");
-		}
-		String scheme = (url.getScheme() != null) ? url.getScheme().toLowerCase(Locale.ROOT) : null;
-		if (!"http".equals(scheme) && !"https".equals(scheme)) {
-			throw new InvalidMcpxPropertyException(property,
-					"the scheme must be http or https, was " + ((scheme != null) ? "'" + scheme + "'" : "missing"));
-		}
-		if (url.getHost() == null || url.getHost().isEmpty()) {
-			throw new InvalidMcpxPropertyException(property, "it has no host");
-		}
-		if (url.getRawUserInfo() != null) {
-			// Credentials in a URL travel into logs and metrics tags; headers never do.
-			throw new InvalidMcpxPropertyException(property,
-					"it carries credentials (user-info); put them in a header such as Authorization instead");
-		}
-		return url;
-	}
-
-	private static @Nullable Setting<Duration> positive(@Nullable Setting<Duration> setting) {
-		if (setting == null) {
-			return null;
-		}
-		Duration value = setting.value();
-		if (value == null || value.isNegative() || value.isZero()) {
-			throw new InvalidMcpxPropertyException(setting.property(),
-					"it must be a positive duration, was " + print(value));
-		}
-		return setting;
-	}
-
-	private static @Nullable Setting<Duration> notNegative(@Nullable Setting<Duration> setting) {
-		if (setting == null) {
-			return null;
-		}
-		Duration value = setting.value();
-		if (value == null || value.isNegative()) {
-			throw new InvalidMcpxPropertyException(setting.property(),
-					"it must be zero or a positive duration, was " + print(value));
-		}
-		return setting;
-	}
-
-	/** As the user wrote it: {@code -5s}, not {@code PT-5S}. */
-	private static String print(Duration value) {
-		if (value == null) {
-			return "empty";
-		}
-		boolean wholeSeconds = value.toNanos() % 1_000_000_000L == 0;
-		return DurationStyle.SIMPLE.print(value, wholeSeconds ? ChronoUnit.SECONDS : ChronoUnit.MILLIS);
-	}
-
-	private static @Nullable Setting<Integer> messageSize(@Nullable Setting<DataSize> setting) {
-		if (setting == null) {
-			return null;
-		}
-		DataSize size = setting.value();
-		if (size == null || size.toBytes() <= 0 || size.toBytes() > Integer.MAX_VALUE) {
-			throw new InvalidMcpxPropertyException(setting.property(), "it must be between 1B and 2GB, was " + size);
-		}
-		return new Setting<>((int) size.toBytes(), setting.property());
 	}
 
 	/**
@@ -344,33 +135,7 @@ public final class McpClientConfigurer {
 		 * @param sslBundle the SSL bundle for https, or {@code null} for the default trust
 		 * @return a new builder
 		 */
-		RestClient.Builder restClientBuilder(Duration connectTimeout, SslBundle sslBundle);
-
-	}
-
-	/**
-	 * A resolved setting and the property it came from, so that a bad value is reported
-	 * under the key the user actually set.
-	 */
-	private record Setting<T>(T value, String property) {
-	}
-
-	/**
-	 * Resolves one upstream's settings: its own, else {@code mcpx.defaults}, else unset
-	 * (the client's built-in default applies).
-	 */
-	private record Settings(String prefix, Client client, Defaults defaults) {
-
-		<T> @Nullable Setting<T> pick(String key, Function<UpstreamSettings, @Nullable T> getter) {
-			return pick(key, getter.apply(this.client), getter.apply(this.defaults));
-		}
-
-		<T> @Nullable Setting<T> pick(String key, @Nullable T own, @Nullable T fallback) {
-			if (own != null) {
-				return new Setting<>(own, this.prefix + key);
-			}
-			return (fallback != null) ? new Setting<>(fallback, "mcpx.defaults." + key) : null;
-		}
+		RestClient.Builder restClientBuilder(Duration connectTimeout, @Nullable SslBundle sslBundle);
 
 	}
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -59,15 +60,22 @@ public final class McpxAutoConfiguration {
 		return new McpHttpClients();
 	}
 
+	/** Every upstream's settings, resolved once; what the configurer and the Spring AI bridge read. */
 	@Bean
 	@ConditionalOnMissingBean
-	McpClientConfigurer mcpClientConfigurer(McpxProperties properties, McpHttpClients httpClients,
+	McpxUpstreams mcpxUpstreams(McpxProperties properties, ObjectProvider<SslBundles> sslBundles) {
+		return new McpxUpstreams(properties, sslBundles.getIfAvailable());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpClientConfigurer mcpClientConfigurer(McpxUpstreams upstreams, McpHttpClients httpClients,
 			ObjectProvider<McpClientCustomizer> customizers, ObjectProvider<RestClient.Builder> restClientBuilder,
 			ObjectProvider<ClientHttpRequestFactoryBuilder<?>> requestFactoryBuilder,
 			ObjectProvider<HttpClientSettings> httpClientSettings, ObjectProvider<JsonMapper> jsonMapper,
 			ObjectProvider<ReplayGate> replayGate, ObjectProvider<McpCredentialsProvider> credentials,
 			ObjectProvider<McpInputHandler> inputHandler, ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<SslBundles> sslBundles, ApplicationEventPublisher eventPublisher) {
+			ApplicationEventPublisher eventPublisher) {
 		List<McpClientCustomizer> ordered = new ArrayList<>();
 		// Recovery events become application events, for @EventListener methods.
 		ordered.add((name, builder) -> builder.eventListener(eventPublisher::publishEvent));
@@ -90,7 +98,7 @@ public final class McpxAutoConfiguration {
 			.getIfAvailable(RestClient::builder)
 			.clone()
 			.requestFactory(REPLACED_PER_UPSTREAM));
-		return new McpClientConfigurer(properties, ordered, (connectTimeout, sslBundle) -> {
+		return new McpClientConfigurer(upstreams, ordered, (connectTimeout, sslBundle) -> {
 			// The client enforces its own request deadlines, so no read timeout; and never
 			// follows redirects, which could carry credentials to another origin.
 			HttpClientSettings upstream = withSsl(settings, sslBundle).withConnectTimeout(connectTimeout)
@@ -99,7 +107,7 @@ public final class McpxAutoConfiguration {
 			return applicationBuilder.get()
 				.clone()
 				.requestFactory(requestFactory(factoryBuilder, upstream, httpClients));
-		}, sslBundles.getIfAvailable());
+		});
 	}
 
 	@Bean
@@ -122,7 +130,7 @@ public final class McpxAutoConfiguration {
 		return new McpCatalogueEventBridge(clients);
 	}
 
-	private static HttpClientSettings withSsl(HttpClientSettings settings, SslBundle sslBundle) {
+	private static HttpClientSettings withSsl(HttpClientSettings settings, @Nullable SslBundle sslBundle) {
 		return (sslBundle != null) ? settings.withSslBundle(sslBundle) : settings;
 	}
 

@@ -54,6 +54,7 @@ import dev.mcpx.client.internal.transport.McpTransport;
 import dev.mcpx.client.internal.transport.stdio.LaunchSpec;
 import dev.mcpx.client.internal.transport.stdio.StdioTransport;
 import dev.mcpx.client.internal.transport.Watchdog;
+import dev.mcpx.client.internal.transport.http.HttpLeg;
 import dev.mcpx.client.internal.transport.http.HttpTransport;
 import dev.mcpx.client.internal.transport.http.SharedHttpClients;
 import dev.mcpx.client.model.Implementation;
@@ -513,24 +514,30 @@ public final class McpClientBuilder {
 			stats.process(stdio::status);
 			return stdio;
 		}
+		HttpTransport.Settings settings = new HttpTransport.Settings(this.name, baseHeaders(), this.maxMessageBytes,
+				this.recoveryPolicy.expiryOnBadRequest());
+		return new HttpTransport(settings, httpLeg(), jsonRpc, watchdog, redaction);
+	}
+
+	/**
+	 * The HTTP exchanges: through the application's {@code RestClient} when it gave one (built
+	 * at the first request when given as a supplier), else straight on a JDK client shared by
+	 * every upstream with this connect timeout, built on first use (docs/architecture.md,
+	 * "HTTP clients and the hot path").
+	 */
+	private HttpLeg httpLeg() {
 		if (this.restClientBuilder != null) {
-			return new HttpTransport(this.name, onlyBytes(this.restClientBuilder.clone()).build(), this.url,
-					baseHeaders(), jsonRpc, watchdog, redaction, this.maxMessageBytes,
-					this.recoveryPolicy.expiryOnBadRequest(), List.of());
+			RestClient restClient = onlyBytes(this.restClientBuilder.clone()).build();
+			return HttpLeg.throughRestClient(() -> restClient, this.url);
 		}
 		if (this.restClientBuilderOnFirstUse != null) {
 			Supplier<RestClient.Builder> onFirstUse = this.restClientBuilderOnFirstUse;
-			return new HttpTransport(this.name, SingletonSupplier.of(() -> onlyBytes(onFirstUse.get().clone()).build()),
-					this.url, baseHeaders(), jsonRpc, watchdog, redaction, this.maxMessageBytes,
-					this.recoveryPolicy.expiryOnBadRequest(), List.of());
+			return HttpLeg.throughRestClient(SingletonSupplier.of(() -> onlyBytes(onFirstUse.get().clone()).build()),
+					this.url);
 		}
-		// No application HTTP settings: straight on a JDK client shared by every upstream with
-		// this connect timeout, built on first use (docs/architecture.md, "The transport seam").
 		Duration timeout = this.connectTimeout;
-		SharedHttpClients.Lease jdkClient = SharedHttpClients.PROCESS.lease(new JdkClientSettings(timeout),
-				() -> McpHttpClients.newJdkClient(timeout));
-		return new HttpTransport(this.name, jdkClient, this.url, baseHeaders(), jsonRpc, watchdog, redaction,
-				this.maxMessageBytes, this.recoveryPolicy.expiryOnBadRequest(), List.of(jdkClient));
+		return HttpLeg.direct(SharedHttpClients.PROCESS.lease(new JdkClientSettings(timeout),
+				() -> McpHttpClients.newJdkClient(timeout)), this.url);
 	}
 
 	/** What a JDK client that this builder builds itself is made of: clients of equal settings are shared. */
@@ -669,16 +676,20 @@ public final class McpClientBuilder {
 				}));
 	}
 
+	/**
+	 * The one check of an upstream's URL, for clients built in code and from properties
+	 * alike: the auto-configuration reports a refusal under the property that set the URL.
+	 */
 	private static URI validateUrl(String name, URI url) {
 		if (url == null) {
 			throw new IllegalArgumentException("The URL of MCP upstream '" + name + "' must be set");
 		}
 		String scheme = (url.getScheme() != null) ? url.getScheme().toLowerCase(Locale.ROOT) : "";
 		if (!scheme.equals("http") && !scheme.equals("https")) {
-			throw new IllegalArgumentException(
-					"The URL of MCP upstream '" + name + "' must use http or https, not '" + scheme + "'");
+			throw new IllegalArgumentException("The URL of MCP upstream '" + name + "' must use http or https, "
+					+ (scheme.isEmpty() ? "and has no scheme" : "not '" + scheme + "'"));
 		}
-		if (url.getHost() == null) {
+		if (url.getHost() == null || url.getHost().isEmpty()) {
 			throw new IllegalArgumentException("The URL of MCP upstream '" + name + "' has no host");
 		}
 		if (url.getRawUserInfo() != null) {

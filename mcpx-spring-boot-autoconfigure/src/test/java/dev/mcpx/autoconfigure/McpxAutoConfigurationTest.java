@@ -179,6 +179,24 @@ class McpxAutoConfigurationTest {
 	}
 
 	@Test
+	void aUrlWithoutSchemeOrHostFailsStartupNamingThePropertyWithTheBuildersReason() {
+		assertInvalid("mcpx.clients.weather.url=weather.example/mcp", "mcpx.clients.weather.url", "has no scheme");
+		assertInvalid("mcpx.clients.weather.url=http:///mcp", "mcpx.clients.weather.url", "has no host");
+		assertInvalid("mcpx.clients.weather.url=http://weather example/mcp", "mcpx.clients.weather.url",
+				"not a valid URL");
+	}
+
+	@Test
+	void anUnknownServerLogLevelFromTheDefaultsIsReportedUnderTheDefaultsProperty() {
+		this.contextRunner
+			.withPropertyValues("mcpx.clients.weather.url=http://127.0.0.1:1/mcp",
+					"mcpx.defaults.server-log-level=verbose")
+			.run((context) -> assertThat(analysis(context.getStartupFailure()).getDescription())
+				.contains("'mcpx.defaults.server-log-level'")
+				.contains("Unknown server log level 'verbose'"));
+	}
+
+	@Test
 	void aNegativeTimeoutFailsStartupNamingTheProperty() {
 		this.contextRunner
 			.withPropertyValues("mcpx.clients.weather.url=http://127.0.0.1:1/mcp",

@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
-import org.jspecify.annotations.Nullable;
-
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -17,9 +15,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
+import dev.mcpx.autoconfigure.McpUpstreamSettings;
 import dev.mcpx.autoconfigure.McpxAutoConfiguration;
-import dev.mcpx.autoconfigure.McpxProperties;
-import dev.mcpx.client.McpClientBuilder;
+import dev.mcpx.autoconfigure.McpxUpstreams;
 import dev.mcpx.client.McpClients;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -38,41 +36,24 @@ public final class McpxSpringAiAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	McpxToolCallbackProvider mcpxToolCallbackProvider(McpClients clients, McpxProperties properties,
+	McpxToolCallbackProvider mcpxToolCallbackProvider(McpClients clients, McpxUpstreams upstreams,
 			McpxSpringAiProperties springAi, ObjectProvider<McpToolFilter> filters) {
 		McpToolFilter filter = (upstream, tool) -> filters.orderedStream().allMatch((f) -> f.test(upstream, tool));
 		// Settings are read once: properties do not change after startup.
 		Map<String, ToolExposure> exposures = new HashMap<>();
-		clients.names().forEach((name) -> exposures.put(name, ToolExposure.of(properties, name)));
-		return new McpxToolCallbackProvider(clients, exposures::get, (name) -> listingBound(properties, name), filter,
+		Map<String, Duration> listingBounds = new HashMap<>();
+		clients.names().forEach((name) -> {
+			McpUpstreamSettings settings = upstreams.get(name);
+			exposures.put(name, ToolExposure.of(settings));
+			listingBounds.put(name, settings.listingBound());
+		});
+		return new McpxToolCallbackProvider(clients, exposures::get, listingBounds::get, filter,
 				springAi.isFailOnUnavailableUpstream(), JsonMapper.shared());
 	}
 
 	@Bean
 	static SpringAiMcpStarterCheck mcpxSpringAiMcpStarterCheck(ListableBeanFactory beanFactory) {
 		return new SpringAiMcpStarterCheck(beanFactory);
-	}
-
-	/**
-	 * How long a chat request waits for an upstream's tools: a cold listing connects, shakes
-	 * hands and lists, so the connect and handshake timeouts (a stdio upstream has no
-	 * connect). An upstream that is down fails sooner, within its connect timeout.
-	 */
-	private static Duration listingBound(McpxProperties properties, String name) {
-		// A user's own McpClients bean may hold clients that have no properties.
-		McpxProperties.Client client = properties.getClients().getOrDefault(name, new McpxProperties.Client());
-		McpxProperties.Defaults defaults = properties.getDefaults();
-		Duration handshake = pick(client.getHandshakeTimeout(), defaults.getHandshakeTimeout(),
-				McpClientBuilder.DEFAULT_HANDSHAKE_TIMEOUT);
-		if (client.getCommand() != null && !client.getCommand().isBlank()) {
-			return handshake;
-		}
-		return pick(client.getConnectTimeout(), defaults.getConnectTimeout(), McpClientBuilder.DEFAULT_CONNECT_TIMEOUT)
-			.plus(handshake);
-	}
-
-	private static Duration pick(@Nullable Duration own, @Nullable Duration fallback, Duration builtIn) {
-		return (own != null) ? own : (fallback != null) ? fallback : builtIn;
 	}
 
 }

@@ -1,21 +1,16 @@
 package dev.mcpx.autoconfigure.ai;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
-import org.jspecify.annotations.Nullable;
-
-import dev.mcpx.autoconfigure.McpxProperties;
-import dev.mcpx.autoconfigure.McpxProperties.SpringAi;
+import dev.mcpx.autoconfigure.McpUpstreamSettings;
 import dev.mcpx.autoconfigure.McpxProperties.SpringAi.Expose;
 import dev.mcpx.client.model.Tool;
 import dev.mcpx.client.model.ToolAnnotations;
-import dev.mcpx.client.recovery.RecoveryPolicy;
 
 /**
- * Which tools of one upstream a Spring AI model sees, and under which prefix: the upstream's
- * {@code spring-ai.*} settings merged with {@code mcpx.defaults.spring-ai.*}.
+ * Which tools of one upstream a Spring AI model sees, and under which prefix: its resolved
+ * {@link McpUpstreamSettings#springAi() spring-ai settings}, with the globs compiled.
  *
  * @param prefix prepended to every tool name
  * @param expose which tools by their annotations
@@ -26,19 +21,15 @@ import dev.mcpx.client.recovery.RecoveryPolicy;
 record ToolExposure(String prefix, Expose expose, boolean trustAnnotations, List<Pattern> include,
 		List<Pattern> exclude) {
 
-	static ToolExposure of(McpxProperties properties, String upstream) {
-		McpxProperties.Client client = properties.getClients().get(upstream);
-		SpringAi defaults = properties.getDefaults().getSpringAi();
-		SpringAi own = (client != null) ? client.getSpringAi() : new SpringAi();
-		String prefix = pick(own.getToolPrefix(), defaults.getToolPrefix(), "");
-		Expose expose = pick(own.getExpose(), defaults.getExpose(), Expose.ALL);
-		Boolean ownTrust = (client != null) ? client.getRecovery().getTrustAnnotations() : null;
-		boolean trust = pick(ownTrust, properties.getDefaults().getRecovery().getTrustAnnotations(),
-				RecoveryPolicy.ofDefaults().trustAnnotations());
-		List<String> include = own.getInclude().isEmpty() ? defaults.getInclude() : own.getInclude();
-		List<String> exclude = new ArrayList<>(defaults.getExclude());
-		exclude.addAll(own.getExclude());
-		return new ToolExposure(prefix, expose, trust, globs(include), globs(exclude));
+	/**
+	 * The exposure of one upstream's tools, by its resolved settings.
+	 * @param settings the upstream's settings
+	 * @return the exposure
+	 */
+	static ToolExposure of(McpUpstreamSettings settings) {
+		McpUpstreamSettings.SpringAi springAi = settings.springAi();
+		return new ToolExposure(springAi.toolPrefix(), springAi.expose(), settings.recoveryPolicy().trustAnnotations(),
+				globs(springAi.include()), globs(springAi.exclude()));
 	}
 
 	/**
@@ -83,10 +74,6 @@ record ToolExposure(String prefix, Expose expose, boolean trustAnnotations, List
 			}
 		}
 		return Pattern.compile(regex.toString());
-	}
-
-	private static <T> T pick(@Nullable T own, @Nullable T fallback, T builtIn) {
-		return (own != null) ? own : (fallback != null) ? fallback : builtIn;
 	}
 
 }

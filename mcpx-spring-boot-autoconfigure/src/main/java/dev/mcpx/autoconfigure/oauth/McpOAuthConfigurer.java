@@ -15,6 +15,8 @@ import org.springframework.security.oauth2.core.AuthorizationGrantType;
 
 import dev.mcpx.autoconfigure.InvalidMcpxPropertyException;
 import dev.mcpx.autoconfigure.McpClientCustomizer;
+import dev.mcpx.autoconfigure.McpUpstreamSettings.Http;
+import dev.mcpx.autoconfigure.McpxUpstreams;
 import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.oauth.McpAuthorizationHandler;
 import dev.mcpx.client.oauth.McpClientRegistrationStore;
@@ -28,6 +30,8 @@ import dev.mcpx.client.oauth.McpOAuthGrant;
  */
 public final class McpOAuthConfigurer implements McpClientCustomizer {
 
+	private final McpxUpstreams upstreams;
+
 	private final Binder binder;
 
 	private final McpAuthorizationHandler handler;
@@ -38,13 +42,15 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 
 	/**
 	 * Creates the configurer.
-	 * @param environment where the properties are bound from
+	 * @param upstreams the upstreams' settings, where each one's URL is read
+	 * @param environment where the {@code oauth} properties are bound from
 	 * @param handler the user's step of the authorization code flow
 	 * @param store where dynamically registered clients are kept
 	 * @param registrations Spring Security's client registrations, or {@code null}
 	 */
-	public McpOAuthConfigurer(Environment environment, McpAuthorizationHandler handler,
+	public McpOAuthConfigurer(McpxUpstreams upstreams, Environment environment, McpAuthorizationHandler handler,
 			McpClientRegistrationStore store, ClientRegistrationRepository registrations) {
+		this.upstreams = upstreams;
 		this.binder = Binder.get(environment);
 		this.handler = handler;
 		this.store = store;
@@ -71,12 +77,11 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 			return null;
 		}
 		McpxOAuthProperties oauth = bound.get();
-		String url = this.binder.bind("mcpx.clients." + name + ".url", String.class).orElse(null);
-		if (url == null) {
+		if (!(this.upstreams.get(name).transport() instanceof Http http)) {
 			throw new InvalidMcpxPropertyException("mcpx.clients." + name + ".url",
 					"an upstream with oauth properties needs a url");
 		}
-		McpOAuthCredentials.Builder credentials = McpOAuthCredentials.builder(name, URI.create(url))
+		McpOAuthCredentials.Builder credentials = McpOAuthCredentials.builder(name, http.url())
 			.authorizationHandler(this.handler)
 			.registrationStore(this.store)
 			.clientName(oauth.getClientName())

@@ -11,6 +11,7 @@ import org.springframework.security.oauth2.client.registration.ClientRegistratio
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
 
 import dev.mcpx.autoconfigure.McpxAutoConfiguration;
+import dev.mcpx.autoconfigure.McpxUpstreams;
 import dev.mcpx.client.oauth.McpAuthorizationHandler;
 import dev.mcpx.client.oauth.McpClientRegistrationStore;
 
@@ -33,10 +34,11 @@ public final class McpxOAuthAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	McpOAuthConfigurer mcpOAuthConfigurer(Environment environment, ObjectProvider<McpAuthorizationHandler> handler,
-			McpClientRegistrationStore store, ObjectProvider<ClientRegistrationRepository> registrations) {
-		return new McpOAuthConfigurer(environment, handler.getIfAvailable(McpAuthorizationHandler::headless), store,
-				registrations.getIfAvailable());
+	McpOAuthConfigurer mcpOAuthConfigurer(McpxUpstreams upstreams, Environment environment,
+			ObjectProvider<McpAuthorizationHandler> handler, McpClientRegistrationStore store,
+			ObjectProvider<ClientRegistrationRepository> registrations) {
+		return new McpOAuthConfigurer(upstreams, environment, handler.getIfAvailable(McpAuthorizationHandler::headless),
+				store, registrations.getIfAvailable());
 	}
 
 }

@@ -131,6 +131,18 @@ public final class ProcessRestartPolicy {
 	}
 
 	@Override
+	public boolean equals(Object other) {
+		return other instanceof ProcessRestartPolicy that && this.initialBackoff.equals(that.initialBackoff)
+				&& this.maxBackoff.equals(that.maxBackoff) && this.maxRestarts == that.maxRestarts
+				&& this.window.equals(that.window) && this.coolDown.equals(that.coolDown);
+	}
+
+	@Override
+	public int hashCode() {
+		return Objects.hash(this.initialBackoff, this.maxBackoff, this.maxRestarts, this.window, this.coolDown);
+	}
+
+	@Override
 	public String toString() {
 		return "ProcessRestartPolicy[initialBackoff=" + this.initialBackoff + ", maxBackoff=" + this.maxBackoff
 				+ ", maxRestarts=" + this.maxRestarts + ", window=" + this.window + ", coolDown=" + this.coolDown

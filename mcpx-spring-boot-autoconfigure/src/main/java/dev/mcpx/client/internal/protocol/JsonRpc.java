@@ -1,13 +1,6 @@
 package dev.mcpx.client.internal.protocol;
 
 import java.io.ByteArrayOutputStream;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.Map;
-import java.util.WeakHashMap;
-import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -17,22 +10,8 @@ import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.SerializationFeature;
-import tools.jackson.databind.cfg.JsonNodeFeature;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.BigIntegerNode;
-import tools.jackson.databind.node.BooleanNode;
-import tools.jackson.databind.node.DecimalNode;
-import tools.jackson.databind.node.DoubleNode;
-import tools.jackson.databind.node.FloatNode;
-import tools.jackson.databind.node.IntNode;
-import tools.jackson.databind.node.JsonNodeFactory;
-import tools.jackson.databind.node.LongNode;
-import tools.jackson.databind.node.NullNode;
 import tools.jackson.databind.node.ObjectNode;
-import tools.jackson.databind.node.ShortNode;
-import tools.jackson.databind.node.StringNode;
 
 /**
  * Writes and reads JSON-RPC 2.0 messages. Thread-safe; one per client, so no mapper is
@@ -42,17 +21,6 @@ public final class JsonRpc {
 
 	private static final String VERSION = "2.0";
 
-	/** Deeper results are left to the mapper, which reads any depth without recursion. */
-	private static final int MAX_BUILT_DEPTH = 64;
-
-	/**
-	 * How each mapper's trees may be handled, checked once per mapper (every client built
-	 * without a mapper shares one) and on first use, not while an application with many
-	 * upstreams starts. Weak keys: a mapper is not held after its clients are gone.
-	 */
-	private static final Map<JsonMapper, TreeHandling> TREE_HANDLING = Collections
-		.synchronizedMap(new WeakHashMap<>());
-
 	private final JsonMapper mapper;
 
 	/**
@@ -61,8 +29,8 @@ public final class JsonRpc {
 	 */
 	private final boolean streamEnvelope;
 
-	/** This mapper's {@link TreeHandling}, once known. */
-	private volatile @Nullable TreeHandling trees;
+	/** How this mapper's trees may be handled ({@link JsonTrees}), once known. */
+	private volatile JsonTrees.@Nullable Handling trees;
 
 	/**
 	 * Creates a codec on the given mapper.
@@ -74,80 +42,13 @@ public final class JsonRpc {
 				&& !mapper.isEnabled(DeserializationFeature.USE_LONG_FOR_INTS);
 	}
 
-	/**
-	 * How a mapper's trees may be handled.
-	 *
-	 * @param walk whether parameters may be written node by node ({@link #writeNode}): the
-	 * mapper writes a tree exactly as the generator alone does. The mapper's own
-	 * {@code writeTree} looks a serializer up for every call.
-	 * @param build whether a streamed response's result, and any tree
-	 * {@link #parse(byte[])} reads, may be built node by node ({@link #node}): the mapper
-	 * reads a tree as that does. The mapper's own tree reading sets up a deserialization
-	 * context for every message.
-	 */
-	private record TreeHandling(boolean walk, boolean build) {
-	}
-
-	private TreeHandling trees() {
-		TreeHandling trees = this.trees;
+	private JsonTrees.Handling trees() {
+		JsonTrees.Handling trees = this.trees;
 		if (trees == null) {
-			boolean streamEnvelope = this.streamEnvelope;
-			trees = TREE_HANDLING.computeIfAbsent(this.mapper,
-					(mapper) -> new TreeHandling(writesTreesPlainly(mapper),
-							streamEnvelope && readsTreesPlainly(mapper)));
+			trees = JsonTrees.handling(this.mapper, this.streamEnvelope);
 			this.trees = trees;
 		}
 		return trees;
-	}
-
-	/**
-	 * Whether the mapper reads trees as {@link #node} builds them: floats as doubles, null
-	 * properties kept, and an equal tree for a probe holding every kind of value.
-	 */
-	static boolean readsTreesPlainly(JsonMapper mapper) {
-		if (mapper.isEnabled(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-				|| mapper.isEnabled(JsonNodeFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-				|| !mapper.isEnabled(JsonNodeFeature.READ_NULL_PROPERTIES)) {
-			return false;
-		}
-		String probe = "{\"z\":\"text \\\"quoted\\\" \\u00e9\",\"y\":null,\"x\":[],\"w\":[1,-9223372036854775808,"
-				+ "123456789012345678901234567890,1.5,-2.5e-3,1E+400,true,false,null,{}],\"v\":{\"u\":[[{}]]}}";
-		JsonNode built = wholeValue(mapper.getNodeFactory(), () -> mapper.createParser(probe));
-		try {
-			return built != null && built.equals(mapper.readTree(probe));
-		}
-		catch (JacksonException ex) {
-			return false;
-		}
-	}
-
-	/**
-	 * Whether the mapper writes trees as {@link #writeNode} does: no property dropped or
-	 * sorted (the features {@code ObjectNode} consults), and the same bytes for a probe
-	 * holding every kind of node it writes itself (which catches a custom null serializer,
-	 * or a module that writes numbers or strings its own way).
-	 */
-	static boolean writesTreesPlainly(JsonMapper mapper) {
-		if (!mapper.isEnabled(SerializationFeature.WRITE_EMPTY_JSON_ARRAYS)
-				|| !mapper.isEnabled(JsonNodeFeature.WRITE_NULL_PROPERTIES)
-				|| mapper.isEnabled(JsonNodeFeature.WRITE_PROPERTIES_SORTED)) {
-			return false;
-		}
-		ObjectNode probe = mapper.createObjectNode();
-		probe.put("z", "text \"quoted\" \u00e9\u2028\n").putNull("y").putArray("x");
-		probe.putArray("w").add(1).add(Long.MAX_VALUE).add((short) 2).add(1.5).add(2.5f)
-			.add(new BigDecimal("1.50E+3")).add(new BigInteger("123456789012345678901234567890"))
-			.add(true).addNull().addObject();
-		try {
-			ByteArrayOutputStream walked = new ByteArrayOutputStream();
-			try (JsonGenerator generator = mapper.createGenerator(walked)) {
-				writeNode(mapper, generator, probe);
-			}
-			return Arrays.equals(walked.toByteArray(), mapper.writeValueAsBytes(probe));
-		}
-		catch (JacksonException ex) {
-			return false;
-		}
 	}
 
 	/**
@@ -200,7 +101,7 @@ public final class JsonRpc {
 			if (params != null) {
 				generator.writeName("params");
 				if (trees().walk()) {
-					writeNode(this.mapper, generator, params);
+					JsonTrees.writeNode(this.mapper, generator, params);
 				}
 				else {
 					this.mapper.writeTree(generator, params);
@@ -209,63 +110,6 @@ public final class JsonRpc {
 			generator.writeEndObject();
 		}
 		return out.toByteArray();
-	}
-
-	/**
-	 * Writes a tree with the generator alone, as {@code ObjectNode} and its kin write
-	 * themselves under the default features; any other node (binary, POJO, a subclass) is
-	 * left to the mapper.
-	 */
-	private static void writeNode(JsonMapper mapper, JsonGenerator generator, JsonNode node) {
-		Class<?> type = node.getClass();
-		if (type == ObjectNode.class) {
-			generator.writeStartObject(node, node.size());
-			for (Map.Entry<String, JsonNode> property : node.properties()) {
-				generator.writeName(property.getKey());
-				writeNode(mapper, generator, property.getValue());
-			}
-			generator.writeEndObject();
-		}
-		else if (type == ArrayNode.class) {
-			generator.writeStartArray(node, node.size());
-			for (JsonNode element : node.values()) {
-				writeNode(mapper, generator, element);
-			}
-			generator.writeEndArray();
-		}
-		else if (type == StringNode.class) {
-			generator.writeString(node.stringValue());
-		}
-		else if (type == IntNode.class) {
-			generator.writeNumber(node.intValue());
-		}
-		else if (type == LongNode.class) {
-			generator.writeNumber(node.longValue());
-		}
-		else if (type == BooleanNode.class) {
-			generator.writeBoolean(node.booleanValue());
-		}
-		else if (type == NullNode.class) {
-			generator.writeNull();
-		}
-		else if (type == DoubleNode.class) {
-			generator.writeNumber(node.doubleValue());
-		}
-		else if (type == FloatNode.class) {
-			generator.writeNumber(node.floatValue());
-		}
-		else if (type == ShortNode.class) {
-			generator.writeNumber(node.shortValue());
-		}
-		else if (type == DecimalNode.class) {
-			generator.writeNumber(node.decimalValue());
-		}
-		else if (type == BigIntegerNode.class) {
-			generator.writeNumber(node.bigIntegerValue());
-		}
-		else {
-			mapper.writeTree(generator, node);
-		}
 	}
 
 	/**
@@ -305,7 +149,7 @@ public final class JsonRpc {
 	 */
 	public JsonNode parse(byte[] json) {
 		JsonNode built = trees().build()
-				? wholeValue(this.mapper.getNodeFactory(), () -> this.mapper.createParser(json)) : null;
+				? JsonTrees.wholeValue(this.mapper.getNodeFactory(), () -> this.mapper.createParser(json)) : null;
 		return (built != null) ? built : this.mapper.readTree(json);
 	}
 
@@ -317,23 +161,8 @@ public final class JsonRpc {
 	 */
 	public JsonNode parse(String json) {
 		JsonNode built = trees().build()
-				? wholeValue(this.mapper.getNodeFactory(), () -> this.mapper.createParser(json)) : null;
+				? JsonTrees.wholeValue(this.mapper.getNodeFactory(), () -> this.mapper.createParser(json)) : null;
 		return (built != null) ? built : this.mapper.readTree(json);
-	}
-
-	/**
-	 * One value and nothing after it, built by {@link #node}; {@code null} for anything else
-	 * (no value, trailing content, malformed JSON, or what {@code node} leaves to the
-	 * mapper), which the mapper then reads, or refuses, itself.
-	 */
-	private static @Nullable JsonNode wholeValue(JsonNodeFactory nodes, Supplier<JsonParser> parsers) {
-		try (JsonParser parser = parsers.get()) {
-			JsonNode built = node(nodes, parser, parser.nextToken(), 0);
-			return (built != null && parser.nextToken() == null) ? built : null;
-		}
-		catch (JacksonException ex) {
-			return null; // the mapper's reading reports it
-		}
 	}
 
 	/**
@@ -400,7 +229,7 @@ public final class JsonRpc {
 						if (result != null || value == JsonToken.VALUE_NULL) {
 							return null;
 						}
-						result = trees().build() ? node(this.mapper.getNodeFactory(), parser, value, 0)
+						result = trees().build() ? JsonTrees.node(this.mapper.getNodeFactory(), parser, value, 0)
 								: parser.readValueAsTree();
 						if (result == null) {
 							return null;
@@ -422,78 +251,6 @@ public final class JsonRpc {
 		}
 		catch (JacksonException ex) {
 			return null; // the tree path reports it
-		}
-	}
-
-	/**
-	 * The value at the parser's current token as the mapper's tree reading builds it under
-	 * the features {@link #readsTreesPlainly} checks, or {@code null} for anything that
-	 * reading would treat otherwise (a duplicate property, a float the parser already holds
-	 * as a decimal, a token JSON text does not have, nesting deeper than a result needs),
-	 * which sends the whole message down the tree path.
-	 */
-	private static @Nullable JsonNode node(JsonNodeFactory nodes, JsonParser parser, @Nullable JsonToken token,
-			int depth) {
-		if (token == null) {
-			return null;
-		}
-		switch (token) {
-			case START_OBJECT -> {
-				if (depth >= MAX_BUILT_DEPTH) {
-					return null;
-				}
-				ObjectNode object = nodes.objectNode();
-				for (String name = parser.nextName(); name != null; name = parser.nextName()) {
-					JsonNode value = node(nodes, parser, parser.nextToken(), depth + 1);
-					if (value == null || object.replace(name, value) != null) {
-						return null;
-					}
-				}
-				return (parser.currentToken() == JsonToken.END_OBJECT) ? object : null;
-			}
-			case START_ARRAY -> {
-				if (depth >= MAX_BUILT_DEPTH) {
-					return null;
-				}
-				ArrayNode array = nodes.arrayNode();
-				for (JsonToken next = parser.nextToken(); next != JsonToken.END_ARRAY; next = parser.nextToken()) {
-					JsonNode value = node(nodes, parser, next, depth + 1);
-					if (value == null) {
-						return null;
-					}
-					array.add(value);
-				}
-				return array;
-			}
-			case VALUE_STRING -> {
-				return nodes.stringNode(parser.getString());
-			}
-			case VALUE_NUMBER_INT -> {
-				return switch (parser.getNumberType()) {
-					case INT -> nodes.numberNode(parser.getIntValue());
-					case LONG -> nodes.numberNode(parser.getLongValue());
-					default -> nodes.numberNode(parser.getBigIntegerValue());
-				};
-			}
-			case VALUE_NUMBER_FLOAT -> {
-				return switch (parser.getNumberTypeFP()) {
-					case BIG_DECIMAL -> null;
-					case FLOAT32 -> nodes.numberNode(parser.getFloatValue());
-					default -> nodes.numberNode(parser.getDoubleValue());
-				};
-			}
-			case VALUE_TRUE -> {
-				return nodes.booleanNode(true);
-			}
-			case VALUE_FALSE -> {
-				return nodes.booleanNode(false);
-			}
-			case VALUE_NULL -> {
-				return nodes.nullNode();
-			}
-			default -> {
-				return null;
-			}
 		}
 	}
 

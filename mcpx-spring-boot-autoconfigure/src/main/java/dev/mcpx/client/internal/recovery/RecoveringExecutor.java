@@ -2,6 +2,7 @@ package dev.mcpx.client.internal.recovery;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -14,6 +15,7 @@ import dev.mcpx.client.internal.events.McpEvents;
 import dev.mcpx.client.internal.session.McpRequest;
 import dev.mcpx.client.internal.session.ProtocolSession;
 import dev.mcpx.client.internal.session.SessionState;
+import dev.mcpx.client.internal.transport.Resumption;
 import dev.mcpx.client.recovery.RecoveryPolicy;
 import dev.mcpx.client.recovery.ReplayGate;
 import tools.jackson.databind.JsonNode;
@@ -52,6 +54,9 @@ public final class RecoveringExecutor implements RequestExecutor {
 	/** Recoveries of one request: one more attempt, never a loop. */
 	public static final int MAX_RECOVERIES = 1;
 
+	/** What an attempt of {@link #connect()} yields once the session is open: the session. */
+	private static final Pass<SessionState> OPENING = (attempt, on, startedNanos) -> on;
+
 	private final ProtocolSession session;
 
 	private final FollowUps followUps;
@@ -59,6 +64,9 @@ public final class RecoveringExecutor implements RequestExecutor {
 	private final McpEvents events;
 
 	private final String upstream;
+
+	/** What an attempt of {@link #execute} yields once the session is open: the result. */
+	private final Pass<JsonNode> execution = this::sendOrResume;
 
 	/**
 	 * Creates the executor of one client.
@@ -80,16 +88,21 @@ public final class RecoveringExecutor implements RequestExecutor {
 
 	@Override
 	public SessionState connect() {
-		return (SessionState) loop(Attempt.first(null));
+		return loop(Attempt.first(null), OPENING);
 	}
 
 	@Override
 	public JsonNode execute(McpRequest request) {
-		return (JsonNode) loop(Attempt.first(request));
+		return loop(Attempt.first(request), this.execution);
 	}
 
-	private Object loop(Attempt first) {
-		List<McpException> recovered = new ArrayList<>();
+	/**
+	 * The loop: each pass opens the session if the attempt has none, then makes the attempt;
+	 * its value is the one result, or its failure goes to the follow-up step, which gives the
+	 * next attempt or the failure to throw.
+	 */
+	private <T> T loop(Attempt first, Pass<T> pass) {
+		List<McpException> recovered = null;
 		Attempt attempt = first;
 		while (true) {
 			long started = System.nanoTime();
@@ -98,15 +111,7 @@ public final class RecoveringExecutor implements RequestExecutor {
 				if (on == null) {
 					on = this.session.open();
 				}
-				if (attempt.request() == null) {
-					return on;
-				}
-				JsonNode result = run(attempt.madeOn(on, started), started);
-				if (attempt.resumeFrom() != null) {
-					this.events.publish(new McpStreamResumedEvent(this.upstream, attempt.request().method(),
-							attempt.resumptions()));
-				}
-				return result;
+				return pass.make(attempt, on, started);
 			}
 			catch (McpException failure) {
 				Attempt failed = (on != null && attempt.request() != null) ? attempt.madeOn(on, started) : attempt;
@@ -122,6 +127,9 @@ public final class RecoveringExecutor implements RequestExecutor {
 					}
 				}
 				else {
+					if (recovered == null) {
+						recovered = new ArrayList<>(2);
+					}
 					recovered.add(failure);
 				}
 				pause(retry.delayMillis());
@@ -130,16 +138,26 @@ public final class RecoveringExecutor implements RequestExecutor {
 		}
 	}
 
-	private JsonNode run(Attempt attempt, long started) {
-		if (attempt.resumeFrom() != null) {
-			return this.session.resume(attempt.on(), attempt.request(), attempt.resumeFrom(),
-					attempt.remaining(started));
+	/**
+	 * One send of the request, or the resumption of its broken stream, on the open session.
+	 * A resumption reads on within what is left of the send's timeout.
+	 */
+	private JsonNode sendOrResume(Attempt attempt, SessionState on, long startedNanos) {
+		McpRequest request = Objects.requireNonNull(attempt.request(), "the attempt of a request");
+		Resumption from = attempt.resumeFrom();
+		if (from == null) {
+			return this.session.request(on, request);
 		}
-		return this.session.request(attempt.on(), attempt.request());
+		JsonNode result = this.session.resume(on, request, from, attempt.remaining(startedNanos));
+		this.events.publish(new McpStreamResumedEvent(this.upstream, request.method(), attempt.resumptions()));
+		return result;
 	}
 
 	/** The failure the caller gets carries every failure recovered on the way. */
-	private static McpException withStory(McpException failure, List<McpException> recovered) {
+	private static McpException withStory(McpException failure, @Nullable List<McpException> recovered) {
+		if (recovered == null) {
+			return failure;
+		}
 		for (McpException earlier : recovered) {
 			if (earlier != failure && !causes(failure, earlier)) {
 				failure.addSuppressed(earlier);
@@ -167,6 +185,25 @@ public final class RecoveringExecutor implements RequestExecutor {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	/**
+	 * What one attempt makes of the open session: the loop's result, typed by what the caller
+	 * asked for.
+	 * @param <T> the result
+	 */
+	@FunctionalInterface
+	private interface Pass<T> {
+
+		/**
+		 * Makes the attempt.
+		 * @param attempt the attempt
+		 * @param on the open session it is made on
+		 * @param startedNanos when the attempt started
+		 * @return the result
+		 */
+		T make(Attempt attempt, SessionState on, long startedNanos);
+
 	}
 
 }

@@ -53,7 +53,7 @@ class JsonRpcStreamingTest {
 	@Test
 	void theResultIsBuiltAsTheMapperReadsIt() {
 		// Otherwise every result would be read through the mapper's slower path.
-		assertThat(JsonRpc.readsTreesPlainly(MAPPER)).isTrue();
+		assertThat(JsonTrees.readsTreesPlainly(MAPPER)).isTrue();
 		String deep = "[".repeat(200) + "]".repeat(200);
 		for (String result : new String[] { "{\"a\":1,\"a\":2}", "{\"n\":null,\"f\":1.25e3,\"i\":-7}",
 				"[9223372036854775807,9223372036854775808,1.0,0.1,-0.0]", deep, "{\"x\":" + deep + "}",
@@ -67,7 +67,7 @@ class JsonRpcStreamingTest {
 	@Test
 	void aMapperThatReadsFloatsAsDecimalsReadsTheResultItself() {
 		JsonMapper decimals = JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
-		assertThat(JsonRpc.readsTreesPlainly(decimals)).isFalse();
+		assertThat(JsonTrees.readsTreesPlainly(decimals)).isFalse();
 		JsonRpc jsonRpc = new JsonRpc(decimals);
 		String text = "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"f\":1.50}}";
 		assertThat(jsonRpc.decode(bytes(text))).isEqualTo(jsonRpc.read(decimals.readTree(text)))

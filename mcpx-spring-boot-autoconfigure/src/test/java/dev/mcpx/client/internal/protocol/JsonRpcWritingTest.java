@@ -25,8 +25,8 @@ class JsonRpcWritingTest {
 	@Test
 	void theDefaultMapperIsWalked() {
 		// Otherwise the fast path would be silently dead and every request as slow as before.
-		assertThat(JsonRpc.writesTreesPlainly(JsonMapper.builder().build())).isTrue();
-		assertThat(JsonRpc.writesTreesPlainly(JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build()))
+		assertThat(JsonTrees.writesTreesPlainly(JsonMapper.builder().build())).isTrue();
+		assertThat(JsonTrees.writesTreesPlainly(JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build()))
 			.isTrue();
 	}
 
@@ -36,7 +36,7 @@ class JsonRpcWritingTest {
 				JsonMapper.builder().disable(JsonNodeFeature.WRITE_NULL_PROPERTIES).build(),
 				JsonMapper.builder().enable(JsonNodeFeature.WRITE_PROPERTIES_SORTED).build(),
 				JsonMapper.builder().disable(SerializationFeature.WRITE_EMPTY_JSON_ARRAYS).build() }) {
-			assertThat(JsonRpc.writesTreesPlainly(mapper)).isFalse();
+			assertThat(JsonTrees.writesTreesPlainly(mapper)).isFalse();
 			ObjectNode params = NODES.objectNode();
 			params.put("name", "echo").putNull("cursor").putArray("empty");
 			params.putObject("arguments").put("b", 1).put("a", 2);

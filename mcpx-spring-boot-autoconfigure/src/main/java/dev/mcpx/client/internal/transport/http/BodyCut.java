@@ -1,6 +1,7 @@
 package dev.mcpx.client.internal.transport.http;
 
 import java.io.Closeable;
+import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.util.Optional;
@@ -54,6 +55,20 @@ final class BodyCut {
 				body.close();
 			}
 		};
+	}
+
+	/**
+	 * Cuts a body whose reading failed: closing the response instead would drain the rest
+	 * of it first, which may never end (an oversized or endless body).
+	 * @param body the body stream
+	 */
+	static void abortQuietly(InputStream body) {
+		try {
+			of(body).close();
+		}
+		catch (IOException ex) {
+			// Aborting is all that was wanted.
+		}
 	}
 
 	private static @Nullable Method abortMethod(Class<?> bodyType) {

@@ -3,10 +3,7 @@ package dev.mcpx.client.internal.transport.http;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpResponse;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -15,38 +12,25 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
-import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 
 import dev.mcpx.client.internal.transport.NotSentException;
 
 /**
- * One HTTP exchange with the MCP endpoint per call, on the caller's thread: the request
- * goes out through the application's {@link RestClient} (its request factory,
- * interceptors and observation apply), or, when the client was built without one, straight
- * to the JDK {@link HttpClient} (see {@link JdkHttp}), which sends the same request without
- * the pipeline nothing uses then; the response is handed to a reader while open. It knows
- * HTTP, not MCP: {@link HttpTransport} decides which headers go out and what a status
- * means. Each call makes exactly one attempt.
+ * The exchanges with one MCP endpoint, one per call, on the caller's thread, in one of two
+ * ways: through the application's {@link RestClient} ({@link RestClientLeg}: its request
+ * factory, interceptors and observation apply), or, when the client was built without one,
+ * straight on the JDK {@link java.net.http.HttpClient} ({@link JdkLeg}, see
+ * {@link JdkHttp}), which sends the same request without the pipeline nothing uses then.
+ * The response is handed to a reader while open. A leg knows HTTP, not MCP:
+ * {@link HttpTransport} decides which headers go out and what a status means. Each call
+ * makes exactly one attempt. Sealed, with two final implementations, so that a call site
+ * sees at most two receivers (docs/architecture.md, "HTTP clients and the hot path").
  */
-final class HttpLeg {
+public sealed interface HttpLeg extends AutoCloseable permits RestClientLeg, JdkLeg {
 
 	/** 2025-11-25 transports §Sending Messages, rule 2: both types, always. */
-	static final String ACCEPT_POST = "application/json, text/event-stream";
-
-	private static final byte[] NO_BODY = new byte[0];
-
-	private final @Nullable Supplier<RestClient> restClient;
-
-	private final @Nullable JdkClientSource jdkClient;
-
-	private final URI endpoint;
-
-	private HttpLeg(@Nullable Supplier<RestClient> restClient, @Nullable JdkClientSource jdkClient, URI endpoint) {
-		this.restClient = restClient;
-		this.jdkClient = jdkClient;
-		this.endpoint = endpoint;
-	}
+	String ACCEPT_POST = "application/json, text/event-stream";
 
 	/**
 	 * The exchanges with one MCP endpoint through a {@link RestClient}.
@@ -56,27 +40,27 @@ final class HttpLeg {
 	 * @return the exchanges
 	 */
 	static HttpLeg throughRestClient(Supplier<RestClient> restClient, URI endpoint) {
-		return new HttpLeg(restClient, null, endpoint);
+		return new RestClientLeg(restClient, endpoint);
 	}
 
 	/**
-	 * The exchanges with one MCP endpoint straight on a JDK client.
-	 * @param jdkClient supplies the client on every exchange (built on first use), and is told
-	 * when each exchange is over
+	 * The exchanges with one MCP endpoint straight on a JDK client, without a
+	 * {@link RestClient} (no application HTTP settings to apply): the same requests, answers
+	 * and failures as through a {@code RestClient} on {@link BlockingJdkRequestFactory}.
+	 * @param jdkClient the lease on the JDK client, built on first use and possibly shared
+	 * with other upstreams ({@link SharedHttpClients}); the leg returns it when closed
 	 * @param endpoint the MCP endpoint URL
 	 * @return the exchanges
 	 */
-	static HttpLeg direct(JdkClientSource jdkClient, URI endpoint) {
-		return new HttpLeg(null, jdkClient, endpoint);
+	static HttpLeg direct(SharedHttpClients.Lease jdkClient, URI endpoint) {
+		return new JdkLeg(jdkClient, endpoint);
 	}
 
 	/**
 	 * The MCP endpoint.
 	 * @return the URL
 	 */
-	public URI endpoint() {
-		return this.endpoint;
-	}
+	URI endpoint();
 
 	/**
 	 * POSTs one JSON-RPC message and hands the response to the reader.
@@ -88,7 +72,7 @@ final class HttpLeg {
 	 * @throws IOException if the exchange fails; {@link NotSentException} when the request
 	 * never reached the server
 	 */
-	public <T> T post(byte[] json, Consumer<HttpHeaders> headers, ResponseReader<T> reader) throws IOException {
+	default <T> T post(byte[] json, Consumer<HttpHeaders> headers, ResponseReader<T> reader) throws IOException {
 		return exchange(HttpMethod.POST, json, (h) -> {
 			h.set(HttpHeaders.ACCEPT, ACCEPT_POST);
 			h.setContentType(MediaType.APPLICATION_JSON);
@@ -104,7 +88,7 @@ final class HttpLeg {
 	 * @return what the reader returned
 	 * @throws IOException if the exchange fails
 	 */
-	public <T> T get(Consumer<HttpHeaders> headers, ResponseReader<T> reader) throws IOException {
+	default <T> T get(Consumer<HttpHeaders> headers, ResponseReader<T> reader) throws IOException {
 		return exchange(HttpMethod.GET, null, (h) -> {
 			h.set(HttpHeaders.ACCEPT, MediaType.TEXT_EVENT_STREAM_VALUE);
 			headers.accept(h);
@@ -117,104 +101,35 @@ final class HttpLeg {
 	 * @return the HTTP status
 	 * @throws IOException if the exchange fails
 	 */
-	public int delete(Consumer<HttpHeaders> headers) throws IOException {
+	default int delete(Consumer<HttpHeaders> headers) throws IOException {
 		return exchange(HttpMethod.DELETE, null, headers, Response::status);
 	}
 
-	private <T> T exchange(HttpMethod method, byte @Nullable [] body, Consumer<HttpHeaders> headers,
-			ResponseReader<T> reader) throws IOException {
-		JdkClientSource jdk = this.jdkClient;
-		if (jdk == null) {
-			return throughRestClient(method, body, headers, reader);
-		}
-		HttpClient client = jdk.acquire();
-		try {
-			return direct(client, method, body, headers, reader);
-		}
-		finally {
-			// The body is read or cut by now: nothing of this exchange runs on the client.
-			jdk.release();
-		}
-	}
-
 	/**
-	 * The exchange as {@link #throughRestClient} makes it with the blocking JDK request
-	 * factory, minus the pipeline: the same request on the wire, the same failures (a
-	 * request provably never sent is a {@link NotSentException}), the same release of the
-	 * response.
+	 * One exchange with the endpoint, the request's headers as given: a request provably
+	 * never sent fails with {@link NotSentException}; a body whose reader fails is cut, never
+	 * drained ({@link BodyCut}); the response is released after the reader returns.
+	 * @param <T> the reader's result
+	 * @param method the HTTP method
+	 * @param body the request body, absent for none
+	 * @param headers adds every request header
+	 * @param reader reads the response
+	 * @return what the reader returned
+	 * @throws IOException if the exchange fails
 	 */
-	private <T> T direct(HttpClient client, HttpMethod method, byte @Nullable [] body, Consumer<HttpHeaders> headers,
-			ResponseReader<T> reader) throws IOException {
-		HttpHeaders requestHeaders = new HttpHeaders();
-		headers.accept(requestHeaders);
-		HttpResponse<InputStream> response;
-		try {
-			response = JdkHttp.send(client, this.endpoint, method.name(), requestHeaders,
-					(body != null) ? body : NO_BODY);
-		}
-		catch (IOException ex) {
-			throw NotSentException.provesNotSent(ex) ? new NotSentException(ex) : ex;
-		}
-		InputStream stream = response.body();
-		T result;
-		try {
-			result = reader.read(new Response(response.statusCode(), JdkHttp.headers(response), stream));
-		}
-		catch (IOException | RuntimeException ex) {
-			// As below: abort the body rather than drain what may never end.
-			closeQuietly(stream);
-			throw ex;
-		}
-		JdkHttp.release(response);
-		return result;
-	}
+	<T> T exchange(HttpMethod method, byte @Nullable [] body, Consumer<HttpHeaders> headers,
+			ResponseReader<T> reader) throws IOException;
 
-	private <T> T throughRestClient(HttpMethod method, byte @Nullable [] body, Consumer<HttpHeaders> headers,
-			ResponseReader<T> reader) throws IOException {
-		RestClient.RequestBodySpec spec = this.restClient.get().method(method).uri(this.endpoint).headers(headers);
-		if (body != null) {
-			spec = spec.body(body);
-		}
-		boolean[] responded = new boolean[1];
-		try {
-			return spec.exchange((request, response) -> {
-				responded[0] = true;
-				InputStream stream = response.getBody();
-				try {
-					return reader.read(new Response(response.getStatusCode().value(), response.getHeaders(), stream));
-				}
-				catch (IOException | RuntimeException ex) {
-					// Closing the response would drain the rest of the body first, which may
-					// never end (an oversized or endless body): abort it instead.
-					closeQuietly(stream);
-					throw ex;
-				}
-			}, true);
-		}
-		catch (ResourceAccessException ex) {
-			IOException cause = (ex.getCause() instanceof IOException io) ? io : new IOException(ex.getMessage(), ex);
-			throw (!responded[0] && NotSentException.provesNotSent(cause)) ? new NotSentException(cause) : cause;
-		}
-		catch (UncheckedIOException ex) {
-			throw ex.getCause();
-		}
-	}
-
-	private static void closeQuietly(InputStream body) {
-		try {
-			BodyCut.of(body).close();
-		}
-		catch (IOException ex) {
-			// Aborting is all that was wanted.
-		}
-	}
+	/** Releases what the leg holds of its HTTP client (a lease on a shared one). */
+	@Override
+	void close();
 
 	/**
 	 * Reads one HTTP response.
 	 * @param <T> the result
 	 */
 	@FunctionalInterface
-	public interface ResponseReader<T> {
+	interface ResponseReader<T> {
 
 		/**
 		 * Reads the response.
@@ -236,7 +151,7 @@ final class HttpLeg {
 	 * @param mediaType the media type of {@code Content-Type} without parameters, lower
 	 * case; an empty string when absent
 	 */
-	public record Response(int status, HttpHeaders headers, InputStream body, String mediaType) {
+	record Response(int status, HttpHeaders headers, InputStream body, String mediaType) {
 
 		/**
 		 * A response whose media type is read from its headers, once: every response is asked

@@ -15,13 +15,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
-import org.springframework.util.function.SingletonSupplier;
-import org.springframework.web.client.RestClient;
 
-import dev.mcpx.client.error.McpAuthChallenge;
 import dev.mcpx.client.error.McpAuthenticationException;
-import dev.mcpx.client.error.McpException;
-import dev.mcpx.client.error.McpHttpStatusException;
 import dev.mcpx.client.error.McpProtocolException;
 import dev.mcpx.client.internal.protocol.JsonRpc;
 import dev.mcpx.client.internal.protocol.JsonRpcMessage;
@@ -81,91 +76,27 @@ public final class HttpTransport implements McpTransport {
 
 	private final Watchdog watchdog;
 
-	private final Redaction redaction;
-
 	private final BoundedBody bodies;
 
-	private final boolean expiryOnBadRequest;
-
-	private final List<AutoCloseable> resources;
+	private final Refusals refusals;
 
 	/**
 	 * Creates the transport of one client.
-	 * @param upstream the upstream name
-	 * @param restClient performs the HTTP exchanges
-	 * @param endpoint the MCP endpoint
-	 * @param baseHeaders adds the headers every message carries (authorization, custom)
+	 * @param settings what the transport is told of its upstream
+	 * @param leg makes the HTTP exchanges; closed with the transport
 	 * @param jsonRpc the message codec
 	 * @param watchdog enforces the transport's own bounds (resumption patience, stream end)
 	 * @param redaction scrubs secrets from the server's error text
-	 * @param maxMessageBytes the largest message accepted
-	 * @param expiryOnBadRequest whether a 400 naming the session shows it gone, as some
-	 * widely deployed servers answer a forgotten session so
-	 * @param resources released on {@link #close()} (the HTTP client)
 	 */
-	public HttpTransport(String upstream, RestClient restClient, URI endpoint, Consumer<HttpHeaders> baseHeaders,
-			JsonRpc jsonRpc, Watchdog watchdog, Redaction redaction, int maxMessageBytes, boolean expiryOnBadRequest,
-			List<AutoCloseable> resources) {
-		this(upstream, HttpLeg.throughRestClient(() -> restClient, endpoint), baseHeaders, jsonRpc, watchdog,
-				redaction, maxMessageBytes, expiryOnBadRequest, resources);
-	}
-
-	/**
-	 * Creates the transport of one client whose {@link RestClient} is built when its first
-	 * message is sent, so that nothing of the HTTP client is built before first use.
-	 * @param upstream the upstream name
-	 * @param restClient builds the client that performs the exchanges, once
-	 * @param endpoint the MCP endpoint
-	 * @param baseHeaders adds the headers every message carries (authorization, custom)
-	 * @param jsonRpc the message codec
-	 * @param watchdog enforces the transport's own bounds (resumption patience, stream end)
-	 * @param redaction scrubs secrets from the server's error text
-	 * @param maxMessageBytes the largest message accepted
-	 * @param expiryOnBadRequest whether a 400 naming the session shows it gone
-	 * @param resources released on {@link #close()}
-	 */
-	public HttpTransport(String upstream, SingletonSupplier<RestClient> restClient, URI endpoint,
-			Consumer<HttpHeaders> baseHeaders, JsonRpc jsonRpc, Watchdog watchdog, Redaction redaction,
-			int maxMessageBytes, boolean expiryOnBadRequest, List<AutoCloseable> resources) {
-		this(upstream, HttpLeg.throughRestClient(restClient, endpoint), baseHeaders, jsonRpc, watchdog, redaction,
-				maxMessageBytes, expiryOnBadRequest, resources);
-	}
-
-	/**
-	 * Creates the transport of one client that sends straight on a JDK client, without a
-	 * {@link RestClient} (no application HTTP settings to apply): the same requests, answers
-	 * and failures as through a {@code RestClient} on {@link BlockingJdkRequestFactory}.
-	 * @param upstream the upstream name
-	 * @param jdkClient the lease on the JDK client, built on first use and possibly shared
-	 * with other upstreams ({@link SharedHttpClients})
-	 * @param endpoint the MCP endpoint
-	 * @param baseHeaders adds the headers every message carries (authorization, custom)
-	 * @param jsonRpc the message codec
-	 * @param watchdog enforces the transport's own bounds (resumption patience, stream end)
-	 * @param redaction scrubs secrets from the server's error text
-	 * @param maxMessageBytes the largest message accepted
-	 * @param expiryOnBadRequest whether a 400 naming the session shows it gone
-	 * @param resources released on {@link #close()} (the lease on the JDK client)
-	 */
-	public HttpTransport(String upstream, SharedHttpClients.Lease jdkClient, URI endpoint,
-			Consumer<HttpHeaders> baseHeaders, JsonRpc jsonRpc, Watchdog watchdog, Redaction redaction,
-			int maxMessageBytes, boolean expiryOnBadRequest, List<AutoCloseable> resources) {
-		this(upstream, HttpLeg.direct(jdkClient, endpoint), baseHeaders, jsonRpc, watchdog, redaction, maxMessageBytes,
-				expiryOnBadRequest, resources);
-	}
-
-	private HttpTransport(String upstream, HttpLeg leg, Consumer<HttpHeaders> baseHeaders, JsonRpc jsonRpc,
-			Watchdog watchdog, Redaction redaction, int maxMessageBytes, boolean expiryOnBadRequest,
-			List<AutoCloseable> resources) {
-		this.upstream = upstream;
+	public HttpTransport(Settings settings, HttpLeg leg, JsonRpc jsonRpc, Watchdog watchdog, Redaction redaction) {
+		this.upstream = settings.upstream();
 		this.leg = leg;
-		this.baseHeaders = baseHeaders;
+		this.baseHeaders = settings.baseHeaders();
 		this.jsonRpc = jsonRpc;
 		this.watchdog = watchdog;
-		this.redaction = redaction;
-		this.bodies = new BoundedBody(upstream, maxMessageBytes);
-		this.expiryOnBadRequest = expiryOnBadRequest;
-		this.resources = List.copyOf(resources);
+		this.bodies = new BoundedBody(settings.upstream(), settings.maxMessageBytes());
+		this.refusals = new Refusals(settings.upstream(), leg.endpoint(), jsonRpc, redaction,
+				settings.expiryOnBadRequest(), this::secrets);
 	}
 
 	/** Each message is its own exchange: there is no channel to open. */
@@ -180,7 +111,7 @@ public final class HttpTransport implements McpTransport {
 			deadline.attach(response.cut());
 			int status = response.status();
 			if (status >= 300) {
-				throw refusalOfRequest(response, envelope);
+				throw this.refusals.ofRequest(response, envelope);
 			}
 			if (status == 202 || status == 204) {
 				throw new McpProtocolException(this.upstream, envelope.method() + " was answered with HTTP " + status
@@ -254,7 +185,7 @@ public final class HttpTransport implements McpTransport {
 		this.leg.post(message, headers(envelope), (response) -> {
 			deadline.attach(response.cut());
 			if (response.status() >= 300) {
-				throw refusal(response, envelope);
+				throw this.refusals.of(response, envelope);
 			}
 			return null;
 		});
@@ -272,7 +203,7 @@ public final class HttpTransport implements McpTransport {
 				return ListenOutcome.NOT_OFFERED;
 			}
 			if (response.status() >= 300) {
-				throw refusal(response, envelope);
+				throw this.refusals.of(response, envelope);
 			}
 			if (!response.isEventStream()) {
 				return ListenOutcome.NOT_OFFERED;
@@ -342,14 +273,7 @@ public final class HttpTransport implements McpTransport {
 
 	@Override
 	public void close() {
-		for (AutoCloseable resource : this.resources) {
-			try {
-				resource.close();
-			}
-			catch (Exception ex) {
-				// Releasing the HTTP client cannot fail in a way the caller could act on.
-			}
-		}
+		this.leg.close();
 	}
 
 	/**
@@ -487,60 +411,24 @@ public final class HttpTransport implements McpTransport {
 		return new McpProtocolException(this.upstream, method + ": " + ex.getMessage(), null);
 	}
 
-	/**
-	 * The refusal of a request: a session-carrying request answered 404 (or, with the
-	 * compatibility on, 400 naming the session) shows the session gone (2025-11-25
-	 * basic/transports §Session Management, rule 3); a 404 without a session id is an
-	 * ordinary error.
-	 */
-	private McpException refusalOfRequest(HttpLeg.Response response, Envelope envelope) {
-		McpException refusal = refusal(response, envelope);
-		if (envelope.sessionId() == null || !(refusal instanceof McpHttpStatusException status)
-				|| refusal instanceof McpAuthenticationException) {
-			return refusal;
-		}
-		boolean gone = status.status() == 404 || (status.status() == 400 && this.expiryOnBadRequest
-				&& namesSession(status.jsonRpcMessage()));
-		return gone ? new SessionGoneException(this.upstream, envelope.method(), status.status(), status) : refusal;
-	}
-
-	private static boolean namesSession(@Nullable String message) {
-		return message != null && message.toLowerCase(Locale.ROOT).contains("session");
-	}
-
-	private McpException refusal(HttpLeg.Response response, Envelope envelope) {
-		Integer code = null;
-		String message = null;
-		JsonNode data = null;
-		try {
-			byte[] body = BoundedBody.readError(response);
-			JsonNode json = (body.length > 0) ? this.jsonRpc.parse(body) : null;
-			JsonNode error = (json != null) ? json.get("error") : null;
-			if (error != null && error.path("code").isIntegralNumber()) {
-				code = error.get("code").intValue();
-				message = this.redaction.scrub(error.path("message").asString(""), () -> secrets(envelope).iterator());
-				data = error.get("data");
-			}
-		}
-		catch (IOException | JacksonException ex) {
-			// The status alone is the answer; the body was only a hint.
-		}
-		if (response.status() == 401 || response.status() == 403) {
-			// 2025-11-25 basic/authorization §Protected Resource Metadata Discovery Requirements:
-			// the challenge names the metadata and the scope the credentials need.
-			McpAuthChallenge challenge = McpAuthChallenge.parse(response.status(),
-					response.headers().get(HttpHeaders.WWW_AUTHENTICATE), this.leg.endpoint());
-			return new McpAuthenticationException(this.upstream, envelope.method(), response.status(), challenge,
-					null);
-		}
-		return new McpHttpStatusException(this.upstream, envelope.method(), response.status(), code, message, data);
-	}
-
 	private static boolean matches(JsonNode replyId, long id) {
 		if (replyId.isIntegralNumber()) {
 			return replyId.longValue() == id;
 		}
 		return replyId.isString() && replyId.stringValue().equals(Long.toString(id));
+	}
+
+	/**
+	 * What the transport of one client is told of its upstream.
+	 *
+	 * @param upstream the upstream name
+	 * @param baseHeaders adds the headers every message carries (authorization, custom)
+	 * @param maxMessageBytes the largest message accepted
+	 * @param expiryOnBadRequest whether a 400 naming the session shows it gone, as some
+	 * widely deployed servers answer a forgotten session so
+	 */
+	public record Settings(String upstream, Consumer<HttpHeaders> baseHeaders, int maxMessageBytes,
+			boolean expiryOnBadRequest) {
 	}
 
 }
