@@ -17,7 +17,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.jar.JarFile;
+import java.util.function.Supplier;
 import java.util.jar.Manifest;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.mcpx.client.McpClient;
@@ -29,10 +32,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * Runs one client scenario of the official MCP conformance suite
+ * Runs one scenario of the official MCP conformance suite
  * ({@code @modelcontextprotocol/conformance} 0.2.0-alpha.12, installed in {@code src/test/node})
- * against {@link ConformanceClient} and asserts its verdict; shared by
- * {@link LegacyConformanceTest} and {@link ModernConformanceTest}.
+ * and asserts its verdict: a client scenario against {@link ConformanceClient} (shared by
+ * {@link LegacyConformanceTest}, {@link ModernConformanceTest} and {@link AuthConformanceTest}),
+ * or a server scenario against a test peer ({@link TasksServerConformanceTest}; its output under
+ * {@code target/conformance/<pid>/server/<label>/<scenario>/}).
  * <p>
  * The suite runs a command it is given, appending the scenario server's URL; here that command
  * is {@code <java.home>/bin/java -cp @<argfile> dev.mcpx.conformance.ConformanceClient}, the
@@ -66,6 +71,9 @@ final class ConformanceSuite {
 
 	private static final JsonMapper JSON = JsonMapper.shared();
 
+	/** A scenario in the output of {@code conformance list}: {@code   - <name> [<versions>]}. */
+	private static final Pattern SCENARIO_LINE = Pattern.compile("^\\s*- (\\S+) \\[.*\\]\\s*$");
+
 	private ConformanceSuite() {
 	}
 
@@ -94,46 +102,136 @@ final class ConformanceSuite {
 			throws IOException, InterruptedException {
 		Path runDir = runDirectory();
 		Path outputDir = runDir.resolve(specVersion).resolve(scenario);
+		List<String> arguments = new ArrayList<>(List.of("client", "--command", clientCommand(runDir), "--scenario",
+				scenario, "-o", outputDir.toString()));
+		if (passSpecVersion) {
+			arguments.addAll(List.of("--spec-version", specVersion));
+		}
+		Run run = run(arguments, outputDir, scenario);
+		String diagnosis = "%nsuite output:%n%s%nclient stdout:%n%s%nclient stderr:%n%s".formatted(run.output(),
+				readSibling(run.checksFile(), "stdout.txt"), readSibling(run.checksFile(), "stderr.txt"));
+		assertPassed(run, scenario + " at " + specVersion, diagnosis);
+	}
+
+	/**
+	 * Runs a server scenario of the tasks extension (or any extension scenario) against a server
+	 * at 2026-07-28 and asserts that it passed. Extension scenarios are off the spec timeline, so
+	 * the suite skips them at {@code --spec-version} unless {@code --force} is given.
+	 * @param url the server's MCP endpoint
+	 * @param scenario the scenario name
+	 * @param label where the output goes, below {@code target/conformance/<pid>/server/}
+	 * @param serverOutput what the server printed, for the failure message
+	 */
+	static void assertServerScenarioPasses(String url, String scenario, String label, Supplier<String> serverOutput)
+			throws IOException, InterruptedException {
+		Run run = runServerScenario(url, scenario, label);
+		assertPassed(run, scenario + " against " + label,
+				"%nsuite output:%n%s%nserver output:%n%s".formatted(run.output(), serverOutput.get()));
+	}
+
+	/**
+	 * Runs a server scenario the suite itself does not judge yet and asserts that it still says
+	 * so: exit code 0 and every check {@code SKIPPED}. When the suite starts judging it, this
+	 * fails, and the scenario belongs with those that must pass.
+	 * @param url the server's MCP endpoint
+	 * @param scenario the scenario name
+	 * @param label where the output goes, below {@code target/conformance/<pid>/server/}
+	 */
+	static void assertServerScenarioSkippedBySuite(String url, String scenario, String label)
+			throws IOException, InterruptedException {
+		Run run = runServerScenario(url, scenario, label);
+		List<String> statuses = new ArrayList<>();
+		run.checks().forEach((check) -> statuses.add(check.path("status").asString()));
+		assertThat(statuses).as("checks of %s, which the suite skips itself; suite output:%n%s", scenario, run.output())
+			.isNotEmpty()
+			.containsOnly("SKIPPED");
+		assertThat(run.exitCode()).as("exit code of the suite for %s%n%s", scenario, run.output()).isZero();
+	}
+
+	/**
+	 * The server scenarios the suite has ({@code conformance list --server}), by name.
+	 * @return the names, in the suite's order
+	 */
+	static List<String> serverScenarios() throws IOException, InterruptedException {
+		Path outputDir = runDirectory().resolve("server");
+		Files.createDirectories(outputDir);
+		Path log = outputDir.resolve("list.log");
+		Process process = start(List.of("list", "--server"), log);
+		awaitSuite(process, "list --server", log);
+		List<String> names = new ArrayList<>();
+		for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+			Matcher matcher = SCENARIO_LINE.matcher(line);
+			if (matcher.matches()) {
+				names.add(matcher.group(1));
+			}
+		}
+		return names;
+	}
+
+	private static Run runServerScenario(String url, String scenario, String label)
+			throws IOException, InterruptedException {
+		Path outputDir = runDirectory().resolve("server").resolve(label).resolve(scenario);
+		return run(List.of("server", "--url", url, "--scenario", scenario, "--spec-version",
+				ConformanceClient.MODERN_REVISION, "--force", "-o", outputDir.toString()), outputDir, scenario);
+	}
+
+	/** One run of the suite: its exit code, its output and the checks it wrote. */
+	private record Run(int exitCode, String output, Path checksFile, JsonNode checks) {
+	}
+
+	/**
+	 * Runs the suite with the given arguments into a fresh output directory, its output in
+	 * {@code conformance.log} there, and reads the {@code checks.json} it wrote (a failed
+	 * assertion when there is none: the suite skipped the scenario).
+	 */
+	private static Run run(List<String> arguments, Path outputDir, String scenario)
+			throws IOException, InterruptedException {
 		deleteRecursively(outputDir);
 		Files.createDirectories(outputDir);
-		String clientCommand = clientCommand(runDir);
+		Path log = outputDir.resolve("conformance.log");
+		int exitCode = awaitSuite(start(arguments, log), scenario, log);
+		String output = read(log);
+		Path checksFile = checksFile(outputDir);
+		assertThat(checksFile).as("checks.json of scenario %s (none when the suite skips it); suite output:%n%s",
+				scenario, output).isNotNull();
+		return new Run(exitCode, output, checksFile, JSON.readTree(checksFile.toFile()));
+	}
 
+	private static Process start(List<String> arguments, Path log) throws IOException {
 		Path nodeDir = NodePeer.nodeDirectory();
 		Path node = nodeDir.resolve(NODE_22);
 		assertThat(node).as("the Node 22 binary of the npm package 'node' (run npm install in %s)", nodeDir)
 			.isExecutable();
-		List<String> command = new ArrayList<>(List.of(node.toString(), CONFORMANCE_CLI, "client", "--command",
-				clientCommand, "--scenario", scenario, "-o", outputDir.toString()));
-		if (passSpecVersion) {
-			command.addAll(List.of("--spec-version", specVersion));
-		}
-		Path log = outputDir.resolve("conformance.log");
+		List<String> command = new ArrayList<>(List.of(node.toString(), CONFORMANCE_CLI));
+		command.addAll(arguments);
 		Process process = new ProcessBuilder(command).directory(nodeDir.toFile())
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile())
 			.start();
-		int exitCode;
+		process.getOutputStream().close();
+		return process;
+	}
+
+	/** Waits for the suite (at most {@link #RUN_TIMEOUT}) and returns its exit code. */
+	private static int awaitSuite(Process process, String what, Path log) throws InterruptedException {
 		try {
-			process.getOutputStream().close();
 			if (!process.waitFor(RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
 				destroyTree(process);
-				fail("the conformance suite did not finish scenario %s within %d s%n%s", scenario,
-						RUN_TIMEOUT.toSeconds(), read(log));
+				fail("the conformance suite did not finish %s within %d s%n%s", what, RUN_TIMEOUT.toSeconds(),
+						read(log));
 			}
-			exitCode = process.exitValue();
+			return process.exitValue();
 		}
 		finally {
 			destroyTree(process);
 		}
+	}
 
-		String output = read(log);
-		Path checksFile = checksFile(outputDir);
-		assertThat(checksFile).as("checks.json of scenario %s at %s (none when the suite skips it); suite output:%n%s",
-				scenario, specVersion, output).isNotNull();
-		JsonNode checks = JSON.readTree(checksFile.toFile());
+	/** Passed: no check is {@code FAILURE} or {@code WARNING}, at least one {@code SUCCESS}, exit code 0. */
+	private static void assertPassed(Run run, String what, String diagnosis) {
 		List<String> bad = new ArrayList<>();
 		int successes = 0;
-		for (JsonNode check : checks) {
+		for (JsonNode check : run.checks()) {
 			String status = check.path("status").asString();
 			if (status.equals("SUCCESS")) {
 				successes++;
@@ -144,14 +242,9 @@ final class ConformanceSuite {
 						+ check.path("details"));
 			}
 		}
-		String diagnosis = "%nsuite output:%n%s%nclient stdout:%n%s%nclient stderr:%n%s".formatted(output,
-				readSibling(checksFile, "stdout.txt"), readSibling(checksFile, "stderr.txt"));
-		assertThat(bad).as("failed or warned checks of scenario %s at %s%s", scenario, specVersion, diagnosis)
-			.isEmpty();
-		assertThat(successes).as("successful checks of scenario %s at %s%s", scenario, specVersion, diagnosis)
-			.isPositive();
-		assertThat(exitCode).as("exit code of the conformance suite for %s at %s%s", scenario, specVersion,
-				diagnosis).isZero();
+		assertThat(bad).as("failed or warned checks of scenario %s%s", what, diagnosis).isEmpty();
+		assertThat(successes).as("successful checks of scenario %s%s", what, diagnosis).isPositive();
+		assertThat(run.exitCode()).as("exit code of the conformance suite for %s%s", what, diagnosis).isZero();
 	}
 
 	/**
@@ -229,7 +322,7 @@ final class ConformanceSuite {
 	 * {@code target/test-classes}, where this class was loaded from; the process id keeps two
 	 * builds running at once in one work tree (or parallel forks) out of each other's files.
 	 */
-	private static Path runDirectory() throws IOException {
+	static Path runDirectory() throws IOException {
 		Path target = Path.of(codeSource(ConformanceSuite.class)).getParent();
 		return Files.createDirectories(
 				target.resolve("conformance").resolve(Long.toString(ProcessHandle.current().pid())));

@@ -65,6 +65,24 @@ public final class NodePeer implements AutoCloseable {
 	/** The legacy peer of the client protocol features: server requests, progress, logs, subscriptions. */
 	public static final String PROTOCOL = "protocol-server.mjs";
 
+	/**
+	 * The 2026-07-28 peer of the tasks extension ({@code io.modelcontextprotocol/tasks}), judged by
+	 * the conformance suite; see {@code docs/test-peers.md}.
+	 */
+	public static final String TASKS = "tasks-server.mjs";
+
+	/**
+	 * The 2025-11-25 peer of the experimental tasks, whose tasks span sessions; see
+	 * {@code docs/test-peers.md}.
+	 */
+	public static final String LEGACY_TASKS = "legacy-tasks-server.mjs";
+
+	/**
+	 * The environment variable naming the file the task peers keep their tasks and executions in,
+	 * so that they survive {@link #restart()}.
+	 */
+	public static final String TASK_STORE = "MCPX_TASK_STORE";
+
 	private static final String EVERYTHING_SCRIPT = "node_modules/@modelcontextprotocol/server-everything/dist/index.js";
 
 	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(30);
@@ -482,6 +500,17 @@ public final class NodePeer implements AutoCloseable {
 	 */
 	public JsonNode admin(String method, String operation) {
 		return JSON.readTree(admin(method, operation, method.equals("POST") ? JSON.createObjectNode() : null));
+	}
+
+	/**
+	 * Posts a JSON body to an admin operation of a peer script (for example the task peers'
+	 * {@code POST /admin/cut-request}).
+	 * @param operation the path below {@code /admin/}
+	 * @param body the JSON body
+	 * @return the answer as JSON
+	 */
+	public JsonNode admin(String operation, JsonNode body) {
+		return JSON.readTree(admin("POST", operation, body));
 	}
 
 	private String admin(String method, String operation, JsonNode body) {

@@ -58,7 +58,9 @@ final class ScriptedChatModel implements ChatModel {
 				.content(TOOL_SAID + response.getResponses().get(0).responseData())
 				.build());
 		}
-		List<ToolDefinition> definitions = (prompt.getOptions() instanceof ToolCallingChatOptions options)
+		// no callbacks at all (every upstream unavailable) is null, not an empty list
+		List<ToolDefinition> definitions = (prompt.getOptions() instanceof ToolCallingChatOptions options
+				&& options.getToolCallbacks() != null)
 				? options.getToolCallbacks().stream().map((callback) -> callback.getToolDefinition()).toList()
 				: List.of();
 		this.offered.add(definitions);

@@ -1,0 +1,233 @@
+package dev.mcpx.client.oauth;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.nimbusds.oauth2.sdk.AuthorizationRequest;
+import com.nimbusds.oauth2.sdk.AuthorizationResponse;
+import com.nimbusds.oauth2.sdk.ParseException;
+import com.nimbusds.oauth2.sdk.ResponseType;
+import com.nimbusds.oauth2.sdk.Scope;
+import com.nimbusds.oauth2.sdk.id.ClientID;
+import com.nimbusds.oauth2.sdk.id.State;
+import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
+import com.nimbusds.oauth2.sdk.pkce.CodeVerifier;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.core.OAuth2AccessToken;
+import org.springframework.security.oauth2.core.OAuth2RefreshToken;
+import org.springframework.security.oauth2.core.endpoint.OAuth2AccessTokenResponse;
+import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationExchange;
+import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationRequest;
+import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationResponse;
+import org.springframework.security.oauth2.core.endpoint.PkceParameterNames;
+
+import dev.mcpx.client.error.McpAuthChallenge;
+
+/**
+ * The grants of one upstream's credentials: which scopes a token is requested for, and the
+ * token by client credentials, by authorization code with PKCE, or by a refresh token, each
+ * counted. The token requests themselves are {@link TokenRequests}'; the client identity
+ * they are made with is {@link ClientIdentity}'s.
+ */
+final class Grants {
+
+	/** The credentials' own logger: one place to turn their story on. */
+	private static final Log logger = LogFactory.getLog(McpOAuthCredentials.class);
+
+	private static final String OFFLINE_ACCESS = "offline_access";
+
+	private final OAuthSettings settings;
+
+	private final ClientIdentity identity;
+
+	private final TokenRequests tokens;
+
+	private final AtomicInteger tokenRequests = new AtomicInteger();
+
+	Grants(OAuthSettings settings, ClientIdentity identity, TokenRequests tokens) {
+		this.settings = settings;
+		this.identity = identity;
+		this.tokens = tokens;
+	}
+
+	/**
+	 * How many token requests were made (every grant, refreshes included).
+	 * @return the count
+	 */
+	int tokenRequests() {
+		return this.tokenRequests.get();
+	}
+
+	/**
+	 * 2025-11-25 basic/authorization §Scope Selection Strategy: the challenge's scope, else
+	 * the resource's {@code scopes_supported}, else none; on a step-up the union with what was
+	 * requested before; {@code offline_access} when the server offers it and a user
+	 * authorizes (2026-07-28 basic/authorization §Refresh Tokens).
+	 */
+	Set<String> scopes(McpAuthChallenge challenge, Token.Context context, @Nullable Token previous) {
+		Set<String> scopes = new LinkedHashSet<>();
+		if (previous != null && challenge.isInsufficientScope()) {
+			scopes.addAll(previous.requested);
+		}
+		if (!challenge.scopes().isEmpty()) {
+			scopes.addAll(challenge.scopes());
+		}
+		else {
+			scopes.addAll(context.resource().scopesSupported());
+		}
+		scopes.addAll(this.settings.scopes);
+		if (this.settings.grant == McpOAuthGrant.AUTHORIZATION_CODE
+				&& context.server().scopesSupported().contains(OFFLINE_ACCESS)) {
+			scopes.add(OFFLINE_ACCESS);
+		}
+		return scopes;
+	}
+
+	/**
+	 * A token by client credentials (2026-07-28 basic/authorization §Client Credentials).
+	 * @param context the resource and its authorization server
+	 * @param scopes the scopes to request
+	 * @return the token
+	 */
+	Token clientCredentials(Token.Context context, Set<String> scopes) {
+		ClientRegistration registration = this.identity.registration(context, scopes);
+		this.tokenRequests.incrementAndGet();
+		return token(context, registration, scopes, this.tokens.clientCredentials(registration), "client credentials");
+	}
+
+	/**
+	 * A token by the refresh token of the previous one, for the same scopes.
+	 * @param previous the token to renew
+	 * @param refreshToken its refresh token
+	 * @return the token, which keeps the refresh token when the server did not rotate it
+	 */
+	Token refreshGrant(Token previous, String refreshToken) {
+		this.tokenRequests.incrementAndGet();
+		OAuth2AccessTokenResponse response = this.tokens.refresh(previous.registration,
+				new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, previous.value, null, null),
+				new OAuth2RefreshToken(refreshToken, null),
+				Set.of());
+		Token next = token(previous.context, previous.registration, previous.requested, response, "refresh token");
+		// 2025-11-25 basic/authorization §Refresh Tokens: the server may rotate it, or not
+		return (next.refreshToken == null) ? next.withRefreshToken(refreshToken) : next;
+	}
+
+	/**
+	 * A token by authorization code with PKCE, the user's step taken by the
+	 * {@link McpAuthorizationHandler}.
+	 * @param context the resource and its authorization server
+	 * @param scopes the scopes to request
+	 * @return the token
+	 */
+	Token authorizationCode(Token.Context context, Set<String> scopes) {
+		AuthorizationServer server = context.server();
+		OAuthSettings s = this.settings;
+		if (!server.supportsS256()) {
+			// 2026-07-28 basic/authorization/security-considerations §Authorization Code
+			// Protection: no code_challenge_methods_supported with S256, no flow
+			throw new McpAuthorizationException(s.upstream, "the authorization server '" + server.issuer()
+					+ "' does not advertise PKCE S256 (code_challenge_methods_supported); refusing to proceed", null);
+		}
+		ClientRegistration registration = this.identity.registration(context, scopes);
+		// registration(...) required it for this grant
+		URI authorizationEndpoint = Objects.requireNonNull(server.authorizationEndpoint(), "authorization endpoint");
+		State state = new State();
+		CodeVerifier verifier = new CodeVerifier();
+		URI authorizationUri = new AuthorizationRequest.Builder(ResponseType.CODE,
+				new ClientID(registration.getClientId()))
+			.endpointURI(authorizationEndpoint)
+			.redirectionURI(s.redirectUri)
+			.scope(scopes.isEmpty() ? null : new Scope(scopes.toArray(String[]::new)))
+			.state(state)
+			.codeChallenge(verifier, CodeChallengeMethod.S256)
+			.resource(URI.create(context.resource().resource()))
+			.build()
+			.toURI();
+		URI callback = s.handler
+			.authorize(new McpAuthorizationRequest(s.upstream, authorizationUri, s.redirectUri, state.getValue()));
+		String code = validateCallback(server, callback, state);
+		OAuth2AuthorizationRequest request = OAuth2AuthorizationRequest.authorizationCode()
+			.authorizationUri(authorizationEndpoint.toString())
+			.clientId(registration.getClientId())
+			.redirectUri(s.redirectUri.toString())
+			.scopes(scopes)
+			.state(state.getValue())
+			.attributes((attributes) -> attributes.put(PkceParameterNames.CODE_VERIFIER, verifier.getValue()))
+			.build();
+		OAuth2AuthorizationResponse response = OAuth2AuthorizationResponse.success(code)
+			.redirectUri(s.redirectUri.toString())
+			.state(state.getValue())
+			.build();
+		this.tokenRequests.incrementAndGet();
+		return token(context, registration, scopes,
+				this.tokens.authorizationCode(registration, new OAuth2AuthorizationExchange(request, response)),
+				"authorization code");
+	}
+
+	/**
+	 * 2026-07-28 basic/authorization §Authorization Response Validation: {@code iss} compared
+	 * by simple string comparison with the recorded issuer before anything else of the
+	 * response is used; missing where the server advertised it, refused; then {@code state}.
+	 */
+	private String validateCallback(AuthorizationServer server, @Nullable URI callback, State state) {
+		String upstream = this.settings.upstream;
+		if (callback == null) {
+			throw new McpAuthorizationException(upstream, "the authorization handler returned no redirect", null);
+		}
+		AuthorizationResponse response;
+		try {
+			response = AuthorizationResponse.parse(callback);
+		}
+		catch (ParseException ex) {
+			throw new McpAuthorizationException(upstream,
+					"the authorization response is not a valid redirect: " + ex.getMessage(), null);
+		}
+		String iss = (response.getIssuer() != null) ? response.getIssuer().getValue() : null;
+		if (iss != null && !iss.equals(server.issuer())) {
+			// on mismatch the client MUST NOT act on or display error, error_description
+			throw new McpAuthorizationException(upstream, "the authorization response names issuer '" + iss
+					+ "', not the recorded '" + server.issuer() + "'; it was discarded (RFC 9207 §2.4)", null);
+		}
+		if (iss == null && server.advertisesIssParameter()) {
+			throw new McpAuthorizationException(upstream, "the authorization server advertises "
+					+ "authorization_response_iss_parameter_supported but its response has no iss; it was discarded "
+					+ "(RFC 9207 §2.4)", null);
+		}
+		if (response.getState() == null || !response.getState().equals(state)) {
+			throw new McpAuthorizationException(upstream,
+					"the authorization response's state does not match the request's; it was discarded", null);
+		}
+		if (!response.indicatesSuccess()) {
+			var error = response.toErrorResponse().getErrorObject();
+			throw new McpAuthorizationException(upstream, "the authorization was refused: " + error.getCode()
+					+ ((error.getDescription() != null) ? " (" + error.getDescription() + ")" : ""), null);
+		}
+		return response.toSuccessResponse().getAuthorizationCode().getValue();
+	}
+
+	private Token token(Token.Context context, ClientRegistration registration, Set<String> requested,
+			OAuth2AccessTokenResponse response, String grant) {
+		OAuth2AccessToken access = response.getAccessToken();
+		String refresh = (response.getRefreshToken() != null) ? response.getRefreshToken().getTokenValue() : null;
+		Token next = new Token(access.getTokenValue(), refresh, access.getIssuedAt(), access.getExpiresAt(),
+				Set.copyOf(requested), context, registration, true);
+		if (logger.isInfoEnabled()) {
+			logger.info("[" + this.settings.upstream + "] obtained a token from " + context.server().issuer() + " by "
+					+ grant + ((requested.isEmpty()) ? "" : " for scopes " + requested)
+					+ ((access.getExpiresAt() != null)
+							? ", expiring in " + Duration.between(this.settings.clock.instant(), access.getExpiresAt())
+								.toSeconds() + " s"
+							: "")
+					+ ((refresh != null) ? ", with a refresh token" : ""));
+		}
+		return next;
+	}
+
+}
