@@ -38,7 +38,6 @@
 // with MCPX_TASK_STORE), `tasks` (count per status) and `augmented` (tools/call requests that
 // carried `task`, per tool).
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 
 import { InMemoryTaskMessageQueue } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -49,15 +48,13 @@ import { z } from 'zod';
 import {
 	Counters,
 	Cuts,
-	handleAdmin,
-	installLifecycle,
-	listen,
 	log,
 	messagesOf,
 	parseArgs,
 	readBody,
 	sendJson,
 	sendSessionNotFound,
+	serveMcp,
 	tagFrom,
 	trackConnection
 } from './peer-common.mjs';
@@ -471,63 +468,6 @@ async function handleMcp(req, res) {
 	await session.transport.handleRequest(req, res, body);
 }
 
-const httpServer = createServer(async (req, res) => {
-	try {
-		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-		if (url.pathname === '/admin/reset' && req.method === 'POST') {
-			book.resetExecutions();
-			requestCuts.reset();
-			augmented = {};
-		}
-		if (await handleTaskAdmin(req, res, url, { book, requestCuts })) {
-			return;
-		}
-		const admin = await handleAdmin(req, res, url, {
-			counters,
-			cuts,
-			counts: () => counters.snapshot({
-				sessionsLive: sessions.size,
-				executions: book.executionCounts(),
-				tasks: book.statusCounts(),
-				augmented
-			}),
-			forget: async body => {
-				if (body.abortStreams === true) {
-					for (const live of liveResponses) {
-						live.socket?.destroy();
-					}
-				}
-				const ids = [...sessions.keys()];
-				await Promise.all(ids.map(dropSession));
-				return ids.length;
-			},
-			mode: body => {
-				if (typeof body.expireEverySession === 'boolean') {
-					expireEverySession = body.expireEverySession;
-				}
-				return { expireEverySession };
-			}
-		});
-		if (admin) {
-			return;
-		}
-		if (url.pathname !== '/mcp') {
-			sendJson(res, 404, { error: 'not found' });
-			return;
-		}
-		await handleMcp(req, res);
-	}
-	catch (err) {
-		log('request failed', err?.stack ?? err);
-		if (!res.headersSent) {
-			sendJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: String(err?.message ?? err) }, id: null });
-		}
-		else {
-			res.destroy();
-		}
-	}
-});
-
 // A task that ended while a question of it was pending needs no answer any more.
 setInterval(() => {
 	for (const mark of [...asked.keys()]) {
@@ -538,5 +478,40 @@ setInterval(() => {
 	}
 }, 1000).unref();
 
-installLifecycle(flags);
-listen(httpServer, port);
+serveMcp({
+	port,
+	flags,
+	handle: (req, res, url) => handleTaskAdmin(req, res, url, { book, requestCuts }),
+	admin: {
+		counters,
+		cuts,
+		counts: () => counters.snapshot({
+			sessionsLive: sessions.size,
+			executions: book.executionCounts(),
+			tasks: book.statusCounts(),
+			augmented
+		}),
+		forget: async body => {
+			if (body.abortStreams === true) {
+				for (const live of liveResponses) {
+					live.socket?.destroy();
+				}
+			}
+			const ids = [...sessions.keys()];
+			await Promise.all(ids.map(dropSession));
+			return ids.length;
+		},
+		mode: body => {
+			if (typeof body.expireEverySession === 'boolean') {
+				expireEverySession = body.expireEverySession;
+			}
+			return { expireEverySession };
+		},
+		reset: () => {
+			book.resetExecutions();
+			requestCuts.reset();
+			augmented = {};
+		}
+	},
+	handleMcp
+});

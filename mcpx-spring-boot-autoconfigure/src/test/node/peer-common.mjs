@@ -421,18 +421,22 @@ export async function handleAdmin(req, res, url, { counters, cuts, counts, forge
 
 /**
  * Serves a peer on 127.0.0.1 at `port` and prints the `LISTENING <port>` line: the peer's own
- * `routes` first (keyed by method and path, for example `'POST /admin/touch'`), then the admin
- * endpoints (`handleAdmin` with the `admin` options), then `/mcp` through `handleMcp(req, res)`;
- * any other path is 404. A request that throws is answered 500 with a JSON-RPC error, or its
- * connection destroyed when the response had begun. Exits as `installLifecycle(flags)` says.
+ * `routes` first (keyed by method and path, for example `'POST /admin/touch'`), then its own
+ * `handle(req, res, url)` if it has one (true when it answered), then the admin endpoints
+ * (`handleAdmin` with the `admin` options), then `/mcp` through `handleMcp(req, res)`; any other
+ * path is 404. A request that throws is answered 500 with a JSON-RPC error, or its connection
+ * destroyed when the response had begun. Exits as `installLifecycle(flags)` says.
  */
-export function serveMcp({ port, flags, routes = {}, admin, handleMcp }) {
+export function serveMcp({ port, flags, routes = {}, handle, admin, handleMcp }) {
 	const httpServer = createServer(async (req, res) => {
 		try {
 			const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 			const route = routes[`${req.method} ${url.pathname}`];
 			if (route) {
 				await route(req, res, url);
+				return;
+			}
+			if (handle && await handle(req, res, url)) {
 				return;
 			}
 			if (await handleAdmin(req, res, url, admin)) {
