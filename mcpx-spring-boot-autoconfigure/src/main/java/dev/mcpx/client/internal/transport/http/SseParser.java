@@ -111,6 +111,16 @@ public final class SseParser {
 	}
 
 	/**
+	 * The value of the last {@code id:} field read, whether its event was complete or not (the
+	 * standard's "last event ID buffer"): not a point to resume from, but what the server names
+	 * its events by.
+	 * @return the value, absent when no event set one
+	 */
+	public @Nullable String lastIdField() {
+		return this.idBuffer;
+	}
+
+	/**
 	 * Whether an event set the id an earlier event of the stream had set. Such ids cannot say
 	 * where in the stream to resume from: a server that gives every event the same id replays
 	 * nothing after it (2025-11-25 basic/transports §Resumability and Redelivery, rule 1: an

@@ -66,6 +66,8 @@ class UnresumableStreamWireTest {
 
 	private volatile String eventId = SESSION_ID;
 
+	private volatile boolean springShape;
+
 	private McpClient client;
 
 	@BeforeEach
@@ -127,6 +129,25 @@ class UnresumableStreamWireTest {
 			.isEqualTo(new McpStreamNotResumableEvent("spring", "tools/call", "its event ids repeat"));
 	}
 
+	/**
+	 * As Spring AI's server writes a call that asks the client something first: the request's
+	 * event has an id of its own, the response's event the session id; the cut falls after the
+	 * response's {@code id:} line. The last complete event's id is unique, but the server names
+	 * its responses by the session id, and replays nothing from either.
+	 */
+	@Test
+	void aStreamCutAfterAnIdLineThatIsTheSessionIdIsNotResumedFromTheEventBefore() {
+		this.springShape = true;
+
+		assertThat(this.client.callTool("lookup", Map.of("key", "k")).text()).isEqualTo("found");
+
+		assertThat(this.resumedFrom).as("GETs with Last-Event-ID").isEmpty();
+		assertThat(this.toolCalls).hasValue(2);
+		assertThat(this.events).filteredOn(McpStreamNotResumableEvent.class::isInstance)
+			.singleElement()
+			.isEqualTo(new McpStreamNotResumableEvent("spring", "tools/call", "its event ids are the session id"));
+	}
+
 	private void handle(HttpExchange exchange) throws IOException {
 		if (exchange.getRequestMethod().equals("GET")) {
 			String lastEventId = exchange.getRequestHeaders().getFirst("Last-Event-ID");
@@ -172,9 +193,14 @@ class UnresumableStreamWireTest {
 					reply(exchange, 200, result(message, "{\"content\":[{\"type\":\"text\",\"text\":\"found\"}]}"));
 					return;
 				}
-				// Two complete events with the same id, then the stream is cut inside the response.
 				String log = "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":"
 						+ "{\"level\":\"info\",\"data\":\"working\"}}\n\n";
+				if (this.springShape) {
+					stream(exchange, "id: 659fdcd8-8545_709defd5-52e1\nevent: message\n" + log + "id: " + SESSION_ID
+							+ "\n");
+					return;
+				}
+				// Two complete events with the same id, then the stream is cut inside the response.
 				stream(exchange, "id: " + this.eventId + "\n" + log + "id: " + this.eventId + "\n" + log + "id: "
 						+ this.eventId + "\ndata: {\"jsonrpc\":\"2.0\",\"id\":" + message.get("id") + ",\"resu");
 			}
