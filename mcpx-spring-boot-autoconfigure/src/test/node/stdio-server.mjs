@@ -7,6 +7,9 @@
 // ({"type":"execution","tool":..,"args":..}) is appended to that file, one JSON object per
 // line, with the pid, so the test counts starts and executions across processes.
 // env MCPX_STDIO_STDIN=<file>: every byte the client writes to stdin is appended to that file.
+// env MCPX_STDIO_DISCOVER=<line>: server/discover is answered with that raw line instead of the
+// SDK's own answer ("ID" in it becomes the request's id; "silent" answers nothing), and each
+// request or notification received is logged ({"type":"received","method":..}).
 //
 // Tools:
 //   read_value    readOnlyHint      returns "value <key>"
@@ -142,4 +145,18 @@ if (args.has('--never-answer')) {
 	}
 	process.stdin.on('end', () => process.exit(0));
 	await server.connect(transport);
+	const discover = process.env.MCPX_STDIO_DISCOVER;
+	if (discover !== undefined) {
+		const handle = transport.onmessage;
+		transport.onmessage = (message, extra) => {
+			if (message.method) {
+				record({ type: 'received', method: message.method });
+			}
+			if (message.method !== 'server/discover') {
+				handle(message, extra);
+			} else if (discover !== 'silent') {
+				process.stdout.write(discover.replaceAll('"ID"', JSON.stringify(message.id)) + '\n');
+			}
+		};
+	}
 }

@@ -653,7 +653,8 @@ public final class McpClientBuilder {
 		return switch (this.protocol) {
 			case LEGACY -> legacy;
 			case MODERN -> modern;
-			case AUTO -> new EraDetectingSession(this.name, legacy, modern, (state, previous) -> events.publish(
+			case AUTO -> new EraDetectingSession(this.name, legacy, modern, this.command != null,
+					(state, previous) -> events.publish(
 					new McpEraDetectedEvent(this.name, state.era(), state.protocolVersion(), previous)));
 		};
 	}

@@ -460,7 +460,9 @@ class LegacyWireTest {
 
 	@Test
 	void anUnreachableUpstreamIsATransportError() {
-		try (McpClient nowhere = McpClient.builder("nowhere", URI.create("http://127.0.0.1:1/mcp")).build()) {
+		try (McpClient nowhere = McpClient.builder("nowhere", URI.create("http://127.0.0.1:1/mcp"))
+			.protocol(ProtocolMode.LEGACY)
+			.build()) {
 			assertThatThrownBy(nowhere::ping).isInstanceOf(McpTransportException.class)
 				.hasMessageContaining("could not reach 127.0.0.1:1 (connection refused)");
 		}

@@ -82,6 +82,11 @@ record McpUpstreamVerdict(String code, String reason) {
 		if (ping.failure() instanceof McpTransportException) {
 			return unreachable();
 		}
+		if (ping.failure() instanceof McpRecoveryFailedException failed
+				&& failed.getCause() instanceof McpTransportException) {
+			// The era could not be detected (protocol: auto) because nothing answered.
+			return unreachable();
+		}
 		if (ping.failure() instanceof McpRecoveryFailedException) {
 			return recoveryFailed();
 		}

@@ -78,6 +78,17 @@ class McpUpstreamVerdictTest {
 			.code()).isEqualTo("UP");
 	}
 
+	@Test
+	void aProbeWhoseEraDetectionReachedNothingSaysTheUpstreamCouldNotBeReached() {
+		// protocol: auto, first contact: no answer to server/discover is a recovery failure caused by the refusal.
+		McpxHealthSettings settings = McpxHealthSettings.defaults().withProbe(true);
+		McpxHealthProbe.Outcome refused = new McpxHealthProbe.Outcome(false, new McpRecoveryFailedException("a",
+				"server/discover, the probe of the upstream's protocol era, got no answer",
+				new McpTransportException("a", "could not reach 127.0.0.1:1 (connection refused)", null)));
+		assertThat(McpUpstreamVerdict.ofProbed(refused, status(null, null, null, 0), settings))
+			.isEqualTo(new McpUpstreamVerdict("DOWN", "the upstream could not be reached"));
+	}
+
 	private static McpClientStatus status(Instant lastSuccess, Instant lastFailure, String lastError,
 			int consecutiveFailures) {
 		boolean contacted = lastSuccess != null || lastFailure != null;

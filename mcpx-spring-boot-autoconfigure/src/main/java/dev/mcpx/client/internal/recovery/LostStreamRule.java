@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.error.McpRecoveryFailedException;
 import dev.mcpx.client.error.McpStreamLostException;
 import dev.mcpx.client.event.ReplayCause;
 import dev.mcpx.client.internal.session.McpRequest;
@@ -32,11 +33,12 @@ final class LostStreamRule implements RecoveryRule {
 
 	@Override
 	public @Nullable FollowUp decide(Attempt failed, McpException failure, Recovery recovery) {
+		if (failed.on() == null) {
+			McpStreamLostException handshakeLost = lostHandshake(failure);
+			return (handshakeLost != null) ? afterRefreshedCredentials(failed, handshakeLost) : null;
+		}
 		if (!(failure instanceof McpStreamLostException lost)) {
 			return null;
-		}
-		if (failed.on() == null) {
-			return afterRefreshedCredentials(failed, lost);
 		}
 		if (failed.request() == null) {
 			return null;
@@ -92,6 +94,18 @@ final class LostStreamRule implements RecoveryRule {
 		return FollowUp.retry(failed.reopen(Rule.LOST_STREAM), Rule.LOST_STREAM,
 				"the handshake after new credentials lost its connection before any response",
 				STALE_CONNECTION_PAUSE.toMillis());
+	}
+
+	/**
+	 * The lost stream of an opening: the handshake's own, or that of an era probe which, for
+	 * want of an answer, failed as a recovery failure (see {@code EraDetectingSession}).
+	 */
+	private static @Nullable McpStreamLostException lostHandshake(McpException failure) {
+		if (failure instanceof McpStreamLostException lost) {
+			return lost;
+		}
+		return (failure instanceof McpRecoveryFailedException && failure.getCause() instanceof McpStreamLostException lost)
+				? lost : null;
 	}
 
 	private static McpStreamLostException notReissued(McpRequest request, McpStreamLostException lost,

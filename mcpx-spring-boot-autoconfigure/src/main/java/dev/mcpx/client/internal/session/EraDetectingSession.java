@@ -11,6 +11,8 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.error.McpProtocolException;
+import dev.mcpx.client.error.McpRecoveryFailedException;
 import dev.mcpx.client.error.McpUnsupportedVersionException;
 import dev.mcpx.client.internal.transport.ListenOutcome;
 import dev.mcpx.client.internal.transport.Resumption;
@@ -19,10 +21,12 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * {@code protocol: auto}: finds out which era the upstream speaks and speaks it (2026-07-28
- * basic/versioning §Backward Compatibility; transports/streamable-http §Backward
- * Compatibility). A modern request goes first; a recognized modern error means a modern
- * server, any other rejection a legacy one, which gets an {@code initialize}. The answer is
- * kept for the client's life and detected again when it later fails.
+ * basic/versioning §Backward Compatibility; transports/streamable-http and transports/stdio
+ * §Backward Compatibility). {@code server/discover} goes first: a discovery result or a
+ * recognized modern error means a modern server; any other answer (any status, any body) a
+ * legacy one, which gets an {@code initialize}; no answer means nothing, and the call fails
+ * as a recovery failure ({@link EraEvidence#ofDiscovery}). The era found is kept for the
+ * client's life and detected again when it later fails.
  */
 public final class EraDetectingSession implements ProtocolSession {
 
@@ -34,25 +38,31 @@ public final class EraDetectingSession implements ProtocolSession {
 
 	private final ModernSession modern;
 
+	private final boolean silenceIsLegacy;
+
 	private final BiConsumer<SessionState, ProtocolEra> detected;
 
 	private final Object detectionLock = new Object();
 
-	private volatile ProtocolSession chosen;
+	private volatile @Nullable ProtocolSession chosen;
 
 	/**
 	 * Creates a detector over both eras.
 	 * @param upstream the upstream name
 	 * @param legacy the legacy session, used when the server is legacy
 	 * @param modern the modern exchange, tried first
+	 * @param silenceIsLegacy whether a probe left unanswered until its timeout identifies a
+	 * legacy server: on stdio it does (2026-07-28 basic/transports/stdio §Backward
+	 * Compatibility); over HTTP a timeout may be the network's and says nothing
 	 * @param detected told of each detection: the state and the era assumed before (or
 	 * {@code null})
 	 */
-	public EraDetectingSession(String upstream, LegacySession legacy, ModernSession modern,
+	public EraDetectingSession(String upstream, LegacySession legacy, ModernSession modern, boolean silenceIsLegacy,
 			BiConsumer<SessionState, ProtocolEra> detected) {
 		this.upstream = upstream;
 		this.legacy = legacy;
 		this.modern = modern;
+		this.silenceIsLegacy = silenceIsLegacy;
 		this.detected = detected;
 	}
 
@@ -71,7 +81,7 @@ public final class EraDetectingSession implements ProtocolSession {
 	}
 
 	/** Guarded by {@code detectionLock}. */
-	private SessionState detect(ProtocolEra previous) {
+	private SessionState detect(@Nullable ProtocolEra previous) {
 		SessionState state;
 		try {
 			state = this.modern.open();
@@ -81,28 +91,65 @@ public final class EraDetectingSession implements ProtocolSession {
 			if (!speaksLegacyOf(ex.supported())) {
 				throw ex;
 			}
-			state = openLegacy();
-		}
-		catch (NotModernServerException ex) {
-			// A legacy server that answered the probe as if it were its own method.
-			state = openLegacy();
+			state = openLegacy(ex);
 		}
 		catch (McpException ex) {
-			if (!EraEvidence.showsLegacyServer(ex) && !EraEvidence.refusesDiscovery(ex)) {
+			EraEvidence.Discovery verdict = EraEvidence.ofDiscovery(ex, this.silenceIsLegacy);
+			if (verdict == EraEvidence.Discovery.UNANSWERED) {
+				throw unanswered(ex);
+			}
+			if (verdict != EraEvidence.Discovery.LEGACY) {
 				throw ex;
 			}
-			logger.debug("[" + this.upstream + "] the modern probe was rejected (" + ex.getMessage()
-					+ "); falling back to initialize");
-			state = openLegacy();
+			logger.debug("[" + this.upstream + "] server/discover was answered as a legacy server answers it ("
+					+ EraEvidence.answer(ex) + "); falling back to initialize");
+			state = openLegacy(ex);
 		}
 		this.detected.accept(state, previous);
 		return state;
 	}
 
-	private SessionState openLegacy() {
-		SessionState state = this.legacy.open();
+	/**
+	 * The legacy handshake after the probe's answer. When it fails too, the failure names
+	 * both answers, so that an operator sees why neither era worked; nothing is cached, and
+	 * the next call detects again.
+	 */
+	private SessionState openLegacy(McpException discovery) {
+		SessionState state;
+		try {
+			state = this.legacy.open();
+		}
+		catch (McpException ex) {
+			throw neitherEra(discovery, ex);
+		}
 		this.chosen = this.legacy;
 		return state;
+	}
+
+	/**
+	 * No answer to the probe says nothing of the era (the server was not reached, or its
+	 * answer was lost): a recovery failure, and the next call detects again.
+	 */
+	private McpRecoveryFailedException unanswered(McpException failure) {
+		return new McpRecoveryFailedException(this.upstream, "server/discover, the probe of the upstream's protocol "
+				+ "era, got no answer (" + EraEvidence.answer(failure) + "); no era is assumed and the next call "
+				+ "detects it again", failure);
+	}
+
+	private McpException neitherEra(McpException discovery, McpException handshake) {
+		McpException failure = switch (EraEvidence.ofDiscovery(handshake, false)) {
+			// refused credentials reach the credentials rule; detection runs again after them
+			case NOT_ABOUT_ERA -> handshake;
+			case UNANSWERED -> new McpRecoveryFailedException(this.upstream, "the upstream answered the 2026-07-28 probe "
+					+ "as a legacy server does (" + EraEvidence.answer(discovery) + "), and the 2025-11-25 handshake "
+					+ "that followed got no answer (" + EraEvidence.answer(handshake) + "); the next call detects the "
+					+ "era again", handshake);
+			case MODERN, LEGACY -> new McpProtocolException(this.upstream, "the upstream accepted neither era: the "
+					+ "2026-07-28 probe: " + EraEvidence.answer(discovery) + "; the 2025-11-25 handshake: "
+					+ EraEvidence.answer(handshake) + "; the next call detects the era again", handshake);
+		};
+		failure.addSuppressed(discovery);
+		return failure;
 	}
 
 	private static boolean speaksLegacyOf(List<String> supported) {

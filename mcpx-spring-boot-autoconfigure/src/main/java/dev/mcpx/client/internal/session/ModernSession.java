@@ -150,12 +150,15 @@ public final class ModernSession implements ProtocolSession {
 		}
 	}
 
-	/** A forced-modern client meeting a legacy server says so, rather than showing a 400. */
+	/**
+	 * A forced-modern client meeting a legacy server says so, rather than showing its status:
+	 * the rule of {@code protocol: auto} ({@link EraEvidence#ofDiscovery}), with the answer.
+	 */
 	private McpException explained(McpException failure) {
-		if (failure instanceof NotModernServerException || EraEvidence.showsLegacyServer(failure)) {
+		if (EraEvidence.ofDiscovery(failure, false) == EraEvidence.Discovery.LEGACY) {
 			return new McpProtocolException(this.settings.upstream(), "the upstream answered server/discover as a "
-					+ "legacy (2025-11-25 or earlier) server does; it does not speak 2026-07-28. Set its protocol to "
-					+ "auto or legacy", failure);
+					+ "legacy (2025-11-25 or earlier) server does (" + EraEvidence.answer(failure)
+					+ "); it does not speak 2026-07-28. Set its protocol to auto or legacy", failure);
 		}
 		return failure;
 	}

@@ -298,6 +298,11 @@ public final class HttpTransport implements McpTransport {
 			throws IOException {
 		byte[] bytes = this.bodies.read(response, method);
 		if (bytes.length == 0) {
+			if ("0".equals(response.headers().getFirst(HttpHeaders.CONTENT_LENGTH))) {
+				// Declared empty, so nothing was lost: the server answered without a response.
+				throw new McpProtocolException(this.upstream, method + " was answered with an empty body; a request "
+						+ "needs a response", null);
+			}
 			throw new StreamBrokenException("the JSON body was empty", null, null);
 		}
 		JsonRpcMessage message;

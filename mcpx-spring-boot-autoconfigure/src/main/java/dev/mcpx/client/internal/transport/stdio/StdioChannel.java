@@ -246,12 +246,15 @@ public final class StdioChannel {
 
 	private void accept(byte[] line) {
 		JsonRpcMessage message;
+		JsonNode json = null;
 		try {
-			JsonNode json = this.jsonRpc.parse(line);
+			json = this.jsonRpc.parse(line);
 			message = this.jsonRpc.read(json);
 		}
 		catch (JacksonException | JsonRpc.MalformedMessageException | IllegalArgumentException ex) {
-			skipped(line.length);
+			if (!failsPending(json, ex)) {
+				skipped(line.length);
+			}
 			return;
 		}
 		if (message instanceof JsonRpcMessage.Response response) {
@@ -271,6 +274,25 @@ public final class StdioChannel {
 		catch (RuntimeException ex) {
 			logger.warn("[" + this.upstream + "] handling a server message failed", ex);
 		}
+	}
+
+	/**
+	 * A malformed message that answers a pending request (an object with its {@code id} and
+	 * a {@code result} or an {@code error}, whatever their shape) fails that request at once.
+	 */
+	private boolean failsPending(@Nullable JsonNode json, Exception problem) {
+		if (json == null || !json.isObject() || !(json.has("error") || json.has("result")) || json.has("method")) {
+			return false;
+		}
+		JsonNode id = json.get("id");
+		CompletableFuture<JsonRpcMessage.Response> waiting = (id == null) ? null
+				: (id.isIntegralNumber() && id.canConvertToLong()) ? this.pending.remove(id.longValue())
+						: pendingByText(id);
+		if (waiting == null) {
+			return false;
+		}
+		waiting.completeExceptionally(new MalformedResponseException(problem.getMessage()));
+		return true;
 	}
 
 	private @Nullable CompletableFuture<JsonRpcMessage.Response> pendingByText(JsonNode id) {

@@ -16,6 +16,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.model.ProcessStatus;
+import dev.mcpx.client.error.McpProtocolException;
 import dev.mcpx.client.error.McpRecoveryFailedException;
 import dev.mcpx.client.error.McpTransportException;
 import dev.mcpx.client.internal.protocol.JsonRpc;
@@ -171,6 +172,10 @@ public final class StdioTransport implements McpTransport {
 			if (ex.getCause() instanceof ChannelClosedException closed) {
 				// 2026-07-28 basic/transports/stdio §Unexpected Termination: in-flight requests are lost.
 				throw new StreamBrokenException("the server " + closed.exit().describe(), closed, null, true);
+			}
+			if (ex.getCause() instanceof MalformedResponseException malformed) {
+				throw new McpProtocolException(this.upstream, envelope.method() + " was answered with a malformed "
+						+ "response: " + malformed.getMessage(), null);
 			}
 			throw timedOut(channel, envelope, deadline);
 		}
