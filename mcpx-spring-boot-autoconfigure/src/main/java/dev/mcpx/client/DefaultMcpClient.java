@@ -19,9 +19,13 @@ import org.jspecify.annotations.Nullable;
 import dev.mcpx.client.error.McpCapabilityException;
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpProtocolException;
+import dev.mcpx.client.internal.assembly.ClientParts;
+import dev.mcpx.client.internal.assembly.ClientSettings;
+import dev.mcpx.client.internal.assembly.ClientStats;
 import dev.mcpx.client.internal.catalogue.Catalogue;
 import dev.mcpx.client.internal.protocol.JsonRpc;
 import dev.mcpx.client.internal.protocol.McpMethods;
+import dev.mcpx.client.internal.protocol.RequestParams;
 import dev.mcpx.client.internal.protocol.ResultMapper;
 import dev.mcpx.client.internal.protocol.ToolHeaders;
 import dev.mcpx.client.internal.recovery.Keepalive;
@@ -32,16 +36,15 @@ import dev.mcpx.client.internal.session.McpRequest;
 import dev.mcpx.client.internal.session.ProgressRoutes;
 import dev.mcpx.client.internal.session.ProtocolSession;
 import dev.mcpx.client.internal.session.SessionState;
-import dev.mcpx.client.internal.session.Subscriptions;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.CatalogueKind;
 import dev.mcpx.client.model.Completion;
 import dev.mcpx.client.model.CompletionReference;
-import dev.mcpx.client.model.McpResourceUpdate;
-import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.GetPromptResult;
 import dev.mcpx.client.model.Implementation;
+import dev.mcpx.client.model.McpResourceUpdate;
 import dev.mcpx.client.model.Prompt;
+import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.ReadResourceResult;
 import dev.mcpx.client.model.Resource;
 import dev.mcpx.client.model.ResourceTemplate;
@@ -60,6 +63,8 @@ final class DefaultMcpClient implements McpClient {
 
 	/** Method prefixes that name the server capability they need. */
 	private static final Set<String> SERVER_CAPABILITIES = Set.of("tools", "prompts", "resources", "completions");
+
+	private static final Function<SessionState, Map<String, String>> NO_HEADERS = (state) -> Map.of();
 
 	private final String name;
 
@@ -93,35 +98,35 @@ final class DefaultMcpClient implements McpClient {
 
 	private final ProgressRoutes progress;
 
-	private final Subscriptions subscriptions;
+	private final ResourceSubscriptions subscriptions;
 
 	/** Whether the client declared roots, so that it may announce their change. */
 	private final boolean declaresRoots;
 
-	DefaultMcpClient(String name, JsonRpc jsonRpc, ProtocolSession session, RequestExecutor executor,
-			Catalogue catalogue, Duration requestTimeout, ClientStats stats, ObservationRegistry observations,
-			@Nullable ListenLoop listenLoop, @Nullable Duration keepaliveInterval, List<AutoCloseable> resources,
-			ProgressRoutes progress, Subscriptions subscriptions, boolean declaresRoots) {
-		this.progress = progress;
-		this.subscriptions = subscriptions;
-		this.declaresRoots = declaresRoots;
-		this.name = name;
-		this.jsonRpc = jsonRpc;
-		this.session = session;
-		this.executor = executor;
-		this.catalogue = catalogue;
-		this.catalogueView = new McpCatalogue(catalogue);
-		this.pagination = new Pagination(name, jsonRpc);
-		this.requestTimeout = requestTimeout;
-		this.stats = stats;
-		this.observations = observations;
-		this.listenLoop = listenLoop;
-		this.resources = List.copyOf(resources);
+	DefaultMcpClient(ClientParts parts) {
+		ClientSettings settings = parts.settings();
+		this.name = settings.name();
+		this.requestTimeout = settings.requestTimeout();
+		this.observations = settings.observationRegistry();
+		this.jsonRpc = parts.jsonRpc();
+		this.session = parts.session();
+		this.executor = parts.executor();
+		this.catalogue = parts.catalogue();
+		this.catalogueView = new McpCatalogue(parts.catalogue());
+		this.pagination = new Pagination(this.name, this.jsonRpc);
+		this.stats = parts.stats();
+		this.listenLoop = parts.listenLoop();
+		this.progress = parts.progress();
+		this.subscriptions = new ResourceSubscriptions(this.name, parts.subscriptions(), this.executor, this.session,
+				this.listenLoop, (method, params) -> send(method, params, null), this.closed::get);
+		this.declaresRoots = parts.declaresRoots();
+		this.resources = parts.resources();
 		// Recovery and modern calls learn an unknown tool by listing, through this client
 		// like any request: the one late binding of the assembly (docs/architecture.md).
-		catalogue.tools().listWith(this::refreshTools);
-		this.keepalive = (keepaliveInterval != null)
-				? new Keepalive(name, keepaliveInterval, () -> session.current() != null, this::ping) : null;
+		this.catalogue.tools().listWith(this::refreshTools);
+		Duration keepaliveInterval = settings.keepaliveInterval();
+		this.keepalive = (keepaliveInterval != null) ? new Keepalive(this.name, keepaliveInterval,
+				() -> this.session.current() != null, this::ping) : null;
 	}
 
 	@Override
@@ -173,14 +178,9 @@ final class DefaultMcpClient implements McpClient {
 	@Override
 	public CallToolResult callTool(String toolName, Map<String, ?> arguments) {
 		requireText(toolName, "tool name");
-		ObjectNode params = this.jsonRpc.object();
-		params.put("name", toolName);
-		JsonNode args = this.jsonRpc.mapper().valueToTree((arguments != null) ? arguments : Map.of());
-		params.set("arguments", args);
-		learnBeforeFirstCall(toolName);
-		return ResultMapper.callToolResult(send(McpMethods.TOOLS_CALL, params, toolName,
-				(state) -> this.session.traits(state).mirrorsToolArguments() ? headerParameters(toolName, args)
-						: Map.of()));
+		ObjectNode params = toolCall(toolName, arguments);
+		return ResultMapper.callToolResult(
+				send(McpMethods.TOOLS_CALL, params, toolName, toolHeaders(toolName, params), this.requestTimeout));
 	}
 
 	@Override
@@ -188,22 +188,30 @@ final class DefaultMcpClient implements McpClient {
 		requireText(toolName, "tool name");
 		McpCallOptions given = (options != null) ? options : McpCallOptions.defaults();
 		Duration timeout = (given.timeout() != null) ? given.timeout() : this.requestTimeout;
-		ObjectNode params = this.jsonRpc.object();
-		params.put("name", toolName);
-		JsonNode args = this.jsonRpc.mapper().valueToTree((arguments != null) ? arguments : Map.of());
-		params.set("arguments", args);
-		learnBeforeFirstCall(toolName);
+		ObjectNode params = toolCall(toolName, arguments);
 		try (ProgressRoutes.Route route = this.progress.open(given.onProgress(), timeout,
 				given.resetTimeoutOnProgress(), given.maxTotalTimeout(timeout))) {
 			// 2025-11-25 basic/utilities/progress: the token goes in _meta; a re-issue carries the same one.
 			ObjectNode meta = params.putObject("_meta");
 			given.meta().forEach((key, value) -> meta.set(key, this.jsonRpc.mapper().valueToTree(value)));
 			meta.put("progressToken", route.token());
-			return ResultMapper.callToolResult(send(McpMethods.TOOLS_CALL, params, toolName,
-					(state) -> this.session.traits(state).mirrorsToolArguments() ? headerParameters(toolName, args)
-							: Map.of(),
-					timeout));
+			return ResultMapper.callToolResult(
+					send(McpMethods.TOOLS_CALL, params, toolName, toolHeaders(toolName, params), timeout));
 		}
+	}
+
+	/** A tool call's parameters, once its tool is known ({@link #learnBeforeFirstCall}). */
+	private ObjectNode toolCall(String toolName, @Nullable Map<String, ?> arguments) {
+		ObjectNode params = RequestParams.toolCall(this.jsonRpc, toolName, arguments);
+		learnBeforeFirstCall(toolName);
+		return params;
+	}
+
+	/** The headers a tool call carries in its era: none, or its arguments mirrored (modern). */
+	private Function<SessionState, Map<String, String>> toolHeaders(String toolName, ObjectNode call) {
+		JsonNode args = call.path("arguments");
+		return (state) -> this.session.traits(state).mirrorsToolArguments() ? headerParameters(toolName, args)
+				: Map.of();
 	}
 
 	/**
@@ -247,13 +255,8 @@ final class DefaultMcpClient implements McpClient {
 	@Override
 	public GetPromptResult getPrompt(String promptName, Map<String, String> arguments) {
 		requireText(promptName, "prompt name");
-		ObjectNode params = this.jsonRpc.object();
-		params.put("name", promptName);
-		ObjectNode args = params.putObject("arguments");
-		if (arguments != null) {
-			arguments.forEach(args::put);
-		}
-		return ResultMapper.getPromptResult(send(McpMethods.PROMPTS_GET, params, null));
+		return ResultMapper.getPromptResult(
+				send(McpMethods.PROMPTS_GET, RequestParams.promptGet(this.jsonRpc, promptName, arguments), null));
 	}
 
 	@Override
@@ -271,84 +274,14 @@ final class DefaultMcpClient implements McpClient {
 	@Override
 	public ReadResourceResult readResource(String uri) {
 		requireText(uri, "resource URI");
-		ObjectNode params = this.jsonRpc.object();
-		params.put("uri", uri);
-		return ResultMapper.readResourceResult(send(McpMethods.RESOURCES_READ, params, null));
+		return ResultMapper.readResourceResult(
+				send(McpMethods.RESOURCES_READ, RequestParams.resourceRead(this.jsonRpc, uri), null));
 	}
 
 	@Override
 	public McpSubscription subscribe(String uri, Consumer<McpResourceUpdate> onUpdate) {
 		requireText(uri, "resource URI");
-		Consumer<McpResourceUpdate> subscriber = java.util.Objects.requireNonNull(onUpdate, "onUpdate");
-		boolean first = this.subscriptions.add(uri, subscriber);
-		try {
-			SessionState state = this.executor.connect();
-			if (state.era() == ProtocolEra.LEGACY) {
-				if (first) {
-					send(McpMethods.RESOURCES_SUBSCRIBE, this.subscriptions.params(uri), null);
-				}
-			}
-			else if (first && this.listenLoop != null) {
-				// 2026-07-28 basic/patterns/subscriptions: the stream's filter names the resource.
-				this.listenLoop.restart();
-			}
-			if (this.listenLoop != null) {
-				this.listenLoop.start();
-			}
-		}
-		catch (RuntimeException ex) {
-			this.subscriptions.remove(uri, subscriber);
-			throw ex;
-		}
-		return new Subscription(uri, subscriber);
-	}
-
-	/** One application subscription; closing it twice unsubscribes once. */
-	private final class Subscription implements McpSubscription {
-
-		private final String uri;
-
-		private final Consumer<McpResourceUpdate> subscriber;
-
-		private final AtomicBoolean closed = new AtomicBoolean();
-
-		Subscription(String uri, Consumer<McpResourceUpdate> subscriber) {
-			this.uri = uri;
-			this.subscriber = subscriber;
-		}
-
-		@Override
-		public String uri() {
-			return this.uri;
-		}
-
-		@Override
-		public void close() {
-			if (!this.closed.compareAndSet(false, true) || !subscriptions.remove(this.uri, this.subscriber)) {
-				return;
-			}
-			SessionState state = session.current();
-			if (state == null || DefaultMcpClient.this.closed.get()) {
-				return;
-			}
-			if (state.era() == ProtocolEra.LEGACY) {
-				try {
-					send(McpMethods.RESOURCES_UNSUBSCRIBE, subscriptions.params(this.uri), null);
-				}
-				catch (McpException ex) {
-					logger.debug("[" + name + "] could not unsubscribe from " + this.uri + ": " + ex.getMessage());
-				}
-			}
-			else if (listenLoop != null) {
-				listenLoop.restart();
-			}
-		}
-
-		@Override
-		public String toString() {
-			return "McpSubscription[" + name + ", " + this.uri + "]";
-		}
-
+		return this.subscriptions.subscribe(uri, onUpdate);
 	}
 
 	@Override
@@ -356,27 +289,8 @@ final class DefaultMcpClient implements McpClient {
 			Map<String, String> context) {
 		java.util.Objects.requireNonNull(reference, "reference");
 		requireText(argument, "argument name");
-		ObjectNode params = this.jsonRpc.object();
-		ObjectNode ref = params.putObject("ref");
-		ref.put("type", reference.type());
-		ref.put(reference.type().equals("ref/prompt") ? "name" : "uri", reference.value());
-		ObjectNode arg = params.putObject("argument");
-		arg.put("name", argument);
-		arg.put("value", (value != null) ? value : "");
-		if (context != null && !context.isEmpty()) {
-			ObjectNode arguments = params.putObject("context").putObject("arguments");
-			context.forEach(arguments::put);
-		}
-		JsonNode completion = send(McpMethods.COMPLETION_COMPLETE, params, null).path("completion");
-		List<String> values = new ArrayList<>();
-		for (JsonNode item : completion.path("values")) {
-			if (item.isString()) {
-				values.add(item.asString());
-			}
-		}
-		JsonNode total = completion.get("total");
-		return new Completion(values, (total != null && total.isIntegralNumber()) ? total.asInt() : null,
-				completion.path("hasMore").asBoolean(false));
+		return ResultMapper.completion(send(McpMethods.COMPLETION_COMPLETE,
+				RequestParams.completion(this.jsonRpc, reference, argument, value, context), null));
 	}
 
 	@Override
@@ -415,7 +329,13 @@ final class DefaultMcpClient implements McpClient {
 
 	@Override
 	public McpClientStatus status() {
-		return this.stats.snapshot(this.session.current());
+		SessionState state = this.session.current();
+		ClientStats s = this.stats;
+		return new McpClientStatus(this.name, s.shownUrl(), (state != null) ? state.era() : null,
+				(state != null) ? state.protocolVersion() : null, (state != null) ? state.serverInfo() : null,
+				(state != null) ? state.generation() : 0, s.recoveries(), s.reissues(), s.lastRecoveryAt(),
+				s.lastSuccessAt(), s.lastFailureAt(), s.lastError(), s.lastErrorType(), s.consecutiveFailures(),
+				s.process());
 	}
 
 	@Override
@@ -461,18 +381,13 @@ final class DefaultMcpClient implements McpClient {
 	}
 
 	private JsonNode send(String method, @Nullable JsonNode params, @Nullable String toolName) {
-		return send(method, params, toolName, (state) -> Map.of());
+		return send(method, params, toolName, NO_HEADERS, this.requestTimeout);
 	}
 
 	/**
 	 * The one way a request leaves the client API: connecting first if need be, then
 	 * through the executor, observed and counted whatever happens on the way.
 	 */
-	private JsonNode send(String method, @Nullable JsonNode params, @Nullable String toolName,
-			Function<SessionState, Map<String, String>> headers) {
-		return send(method, params, toolName, headers, this.requestTimeout);
-	}
-
 	private JsonNode send(String method, @Nullable JsonNode params, @Nullable String toolName,
 			Function<SessionState, Map<String, String>> headers, Duration timeout) {
 		if (this.closed.get()) {

@@ -7,62 +7,25 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.converter.ByteArrayHttpMessageConverter;
-import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.client.RestClient;
 
-import dev.mcpx.client.error.McpAuthChallenge;
-import dev.mcpx.client.error.McpAuthenticationException;
 import dev.mcpx.client.error.McpInputRequiredException;
-import dev.mcpx.client.event.McpEraDetectedEvent;
 import dev.mcpx.client.event.McpEventListener;
-import dev.mcpx.client.internal.catalogue.Catalogue;
-import dev.mcpx.client.internal.events.McpEvents;
-import dev.mcpx.client.internal.protocol.JsonRpc;
-import dev.mcpx.client.internal.protocol.Redaction;
-import dev.mcpx.client.internal.recovery.CredentialsRefresh;
-import dev.mcpx.client.internal.recovery.RecoveringExecutor;
-import dev.mcpx.client.internal.session.BackgroundTasks;
-import dev.mcpx.client.internal.session.EraDetectingSession;
-import dev.mcpx.client.internal.session.Exchange;
-import dev.mcpx.client.internal.session.InputAnswers;
-import dev.mcpx.client.internal.session.LegacySession;
-import dev.mcpx.client.internal.session.ListenLoop;
-import dev.mcpx.client.internal.session.ModernSession;
-import dev.mcpx.client.internal.session.ProgressRoutes;
-import dev.mcpx.client.internal.session.ProtocolSession;
+import dev.mcpx.client.internal.assembly.ClientAssembly;
 import dev.mcpx.client.internal.session.ServerLog;
-import dev.mcpx.client.internal.session.ServerMessageListener;
-import dev.mcpx.client.internal.session.ServerRequests;
-import dev.mcpx.client.internal.session.SessionSettings;
-import dev.mcpx.client.internal.session.SessionSetup;
-import dev.mcpx.client.internal.session.SessionState;
-import dev.mcpx.client.internal.session.Subscriptions;
-import dev.mcpx.client.internal.protocol.McpMethods;
-import dev.mcpx.client.model.ProtocolEra;
-import dev.mcpx.client.internal.transport.McpTransport;
-import dev.mcpx.client.internal.transport.stdio.LaunchSpec;
-import dev.mcpx.client.internal.transport.stdio.StdioTransport;
-import dev.mcpx.client.internal.transport.Watchdog;
-import dev.mcpx.client.internal.transport.http.HttpLeg;
-import dev.mcpx.client.internal.transport.http.HttpTransport;
-import dev.mcpx.client.internal.transport.http.SharedHttpClients;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.recovery.DefaultReplayGate;
 import dev.mcpx.client.recovery.ProcessRestartPolicy;
 import dev.mcpx.client.recovery.RecoveryPolicy;
 import dev.mcpx.client.recovery.ReplayGate;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -99,78 +62,72 @@ public final class McpClientBuilder {
 	private static final Implementation DEFAULT_CLIENT_INFO = new Implementation("mcpx",
 			Objects.requireNonNullElse(McpClientBuilder.class.getPackage().getImplementationVersion(), "dev"), null);
 
-	private final String name;
+	final String name;
 
-	private final @Nullable URI url;
+	final @Nullable URI url;
 
-	private final @Nullable StdioCommand command;
+	final @Nullable StdioCommand command;
 
-	private ProcessRestartPolicy restartPolicy = ProcessRestartPolicy.ofDefaults();
+	ProcessRestartPolicy restartPolicy = ProcessRestartPolicy.ofDefaults();
 
-	private RestClient.Builder restClientBuilder;
+	RestClient.@Nullable Builder restClientBuilder;
 
-	private Supplier<RestClient.Builder> restClientBuilderOnFirstUse;
+	@Nullable Supplier<RestClient.Builder> restClientBuilderOnFirstUse;
 
-	private final Map<String, String> headers = new LinkedHashMap<>();
+	final Map<String, String> headers = new LinkedHashMap<>();
 
-	private Consumer<HttpHeaders> headersProvider = (headers) -> {
+	Consumer<HttpHeaders> headersProvider = (headers) -> {
 	};
 
-	private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+	Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
 
-	private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+	Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
 
-	private Duration handshakeTimeout = DEFAULT_HANDSHAKE_TIMEOUT;
+	Duration handshakeTimeout = DEFAULT_HANDSHAKE_TIMEOUT;
 
-	private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
+	int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
 
-	private JsonMapper jsonMapper;
+	@Nullable JsonMapper jsonMapper;
 
-	private Implementation clientInfo = DEFAULT_CLIENT_INFO;
+	Implementation clientInfo = DEFAULT_CLIENT_INFO;
 
-	private McpNotificationListener notificationListener = (upstream, method, params) -> {
+	McpNotificationListener notificationListener = (upstream, method, params) -> {
 	};
 
-	private RecoveryPolicy recoveryPolicy = RecoveryPolicy.ofDefaults();
+	RecoveryPolicy recoveryPolicy = RecoveryPolicy.ofDefaults();
 
-	private ReplayGate replayGate;
+	@Nullable ReplayGate replayGate;
 
-	private final List<McpEventListener> eventListeners = new ArrayList<>();
+	final List<McpEventListener> eventListeners = new ArrayList<>();
 
-	private McpCredentials credentials;
+	@Nullable McpCredentials credentials;
 
-	private Duration keepaliveInterval;
+	@Nullable Duration keepaliveInterval;
 
-	private ProtocolMode protocol = ProtocolMode.AUTO;
+	ProtocolMode protocol = ProtocolMode.AUTO;
 
-	private McpInputHandler inputHandler;
+	@Nullable McpInputHandler inputHandler;
 
-	private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+	ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
 
-	private Clock clock = Clock.systemUTC();
+	Clock clock = Clock.systemUTC();
 
-	private Duration catalogueTtl = DEFAULT_CATALOGUE_TTL;
+	Duration catalogueTtl = DEFAULT_CATALOGUE_TTL;
 
-	private boolean listenForChanges = true;
+	boolean listenForChanges = true;
 
-	private @Nullable String serverLogLevel;
+	@Nullable String serverLogLevel;
 
-	private @Nullable Duration inputHandlerTimeout;
+	@Nullable Duration inputHandlerTimeout;
 
 	McpClientBuilder(String name, URI url) {
-		if (name == null || name.isBlank()) {
-			throw new IllegalArgumentException("The upstream name must not be empty");
-		}
-		this.name = name;
-		this.url = validateUrl(name, url);
+		this.name = BuilderSettings.validName(name);
+		this.url = BuilderSettings.validUrl(name, url);
 		this.command = null;
 	}
 
 	McpClientBuilder(String name, StdioCommand command) {
-		if (name == null || name.isBlank()) {
-			throw new IllegalArgumentException("The upstream name must not be empty");
-		}
-		this.name = name;
+		this.name = BuilderSettings.validName(name);
 		this.url = null;
 		this.command = Objects.requireNonNull(command, "command");
 	}
@@ -242,7 +199,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder requestTimeout(Duration timeout) {
-		this.requestTimeout = positive(timeout, "request timeout");
+		this.requestTimeout = BuilderSettings.positive(timeout, "request timeout");
 		return this;
 	}
 
@@ -253,7 +210,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder connectTimeout(Duration timeout) {
-		this.connectTimeout = positive(timeout, "connect timeout");
+		this.connectTimeout = BuilderSettings.positive(timeout, "connect timeout");
 		return this;
 	}
 
@@ -264,7 +221,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder handshakeTimeout(Duration timeout) {
-		this.handshakeTimeout = positive(timeout, "handshake timeout");
+		this.handshakeTimeout = BuilderSettings.positive(timeout, "handshake timeout");
 		return this;
 	}
 
@@ -313,7 +270,7 @@ public final class McpClientBuilder {
 
 	/**
 	 * Sets how the client recovers.
-	 * @param policy the policy; default {@link RecoveryPolicy#defaults()}
+	 * @param policy the policy; default {@link RecoveryPolicy#ofDefaults()}
 	 * @return this builder
 	 */
 	public McpClientBuilder recoveryPolicy(RecoveryPolicy policy) {
@@ -358,7 +315,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder keepaliveInterval(@Nullable Duration interval) {
-		this.keepaliveInterval = (interval != null) ? positive(interval, "keepalive interval") : null;
+		this.keepaliveInterval = (interval != null) ? BuilderSettings.positive(interval, "keepalive interval") : null;
 		return this;
 	}
 
@@ -446,7 +403,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder inputHandlerTimeout(Duration timeout) {
-		this.inputHandlerTimeout = positive(timeout, "input handler timeout");
+		this.inputHandlerTimeout = BuilderSettings.positive(timeout, "input handler timeout");
 		return this;
 	}
 
@@ -463,259 +420,12 @@ public final class McpClientBuilder {
 	/**
 	 * Builds the client. It connects on first use.
 	 * <p>
-	 * The assembly, from the wire up (see {@code docs/architecture.md}, "Assembly"): the
-	 * transport, the exchange over it, the era's session, the catalogue, the recovery loop
-	 * over the session, and the client over the loop. Each piece is built once, complete.
+	 * The settings are taken as they are now, and the client is assembled from them
+	 * ({@code docs/architecture.md}, "Assembly"); the builder may go on to build others.
 	 * @return the client
 	 */
 	public McpClient build() {
-		JsonRpc jsonRpc = new JsonRpc((this.jsonMapper != null) ? this.jsonMapper : DefaultMapper.INSTANCE);
-		ClientStats stats = (this.command != null) ? new ClientStats(this.name, this.command, this.clock)
-				: new ClientStats(this.name, this.url, this.clock);
-		McpEvents events = new McpEvents(listeners(stats));
-		Catalogue catalogue = new Catalogue(this.name, this.catalogueTtl, this.clock, events);
-		Watchdog watchdog = new Watchdog(this.name);
-		BackgroundTasks background = new BackgroundTasks(this.name);
-		Redaction redaction = new Redaction();
-		McpTransport transport = transport(jsonRpc, watchdog, redaction, stats);
-		InputAnswers answers = inputAnswers();
-		ServerRequests serverRequests = new ServerRequests(this.name, jsonRpc, answers,
-				(this.inputHandlerTimeout != null) ? this.inputHandlerTimeout : this.requestTimeout, redaction,
-				background);
-		ProgressRoutes progress = new ProgressRoutes(this.name);
-		Subscriptions subscriptions = new Subscriptions(this.name, jsonRpc, background);
-		ServerLog serverLog = new ServerLog(this.name, redaction, this.serverLogLevel);
-		Exchange exchange = new Exchange(this.name, transport, jsonRpc, watchdog, background,
-				notifications(catalogue, serverLog, subscriptions), serverRequests, redaction, progress);
-		ProtocolSession session = session(exchange, events, answers, SessionSetup.of(List.of(serverLog, subscriptions)),
-				subscriptions);
-		RecoveringExecutor executor = new RecoveringExecutor(this.name, session, this.recoveryPolicy, replayGate(),
-				catalogue, events, credentialsRefresh());
-		ListenLoop listenLoop = this.listenForChanges ? new ListenLoop(this.name, session,
-				(state) -> listenWanted(state, subscriptions, serverLog, answers != null),
-				subscriptions::mayHaveMissedUpdates, answers != null) : null;
-		return new DefaultMcpClient(this.name, jsonRpc, session, executor, catalogue, this.requestTimeout, stats,
-				this.observationRegistry, listenLoop, this.keepaliveInterval,
-				List.of(watchdog, background, serverRequests, transport), progress, subscriptions,
-				serverRequests.declaresRoots());
-	}
-
-	/**
-	 * The wire: Streamable HTTP to {@code url}, or a stdio server process started from
-	 * {@code command} (2025-11-25 basic/transports §stdio), whose status the client shows.
-	 */
-	private McpTransport transport(JsonRpc jsonRpc, Watchdog watchdog, Redaction redaction, ClientStats stats) {
-		if (this.command != null) {
-			StdioCommand c = this.command;
-			LaunchSpec launch = new LaunchSpec(c.command(), c.args(), c.env(), c.workingDirectory(),
-					c.inheritEnv() ? null : StdioCommand.MINIMAL_ENVIRONMENT);
-			StdioTransport stdio = new StdioTransport(this.name, launch, this.restartPolicy, jsonRpc,
-					this.maxMessageBytes, this.clock);
-			stats.process(stdio::status);
-			return stdio;
-		}
-		HttpTransport.Settings settings = new HttpTransport.Settings(this.name, baseHeaders(), this.maxMessageBytes,
-				this.recoveryPolicy.expiryOnBadRequest());
-		return new HttpTransport(settings, httpLeg(), jsonRpc, watchdog, redaction);
-	}
-
-	/**
-	 * The HTTP exchanges: through the application's {@code RestClient} when it gave one (built
-	 * at the first request when given as a supplier), else straight on a JDK client shared by
-	 * every upstream with this connect timeout, built on first use (docs/architecture.md,
-	 * "HTTP clients and the hot path").
-	 */
-	private HttpLeg httpLeg() {
-		if (this.restClientBuilder != null) {
-			RestClient restClient = onlyBytes(this.restClientBuilder.clone()).build();
-			return HttpLeg.throughRestClient(() -> restClient, this.url);
-		}
-		if (this.restClientBuilderOnFirstUse != null) {
-			Supplier<RestClient.Builder> onFirstUse = this.restClientBuilderOnFirstUse;
-			return HttpLeg.throughRestClient(SingletonSupplier.of(() -> onlyBytes(onFirstUse.get().clone()).build()),
-					this.url);
-		}
-		Duration timeout = this.connectTimeout;
-		return HttpLeg.direct(SharedHttpClients.PROCESS.lease(new JdkClientSettings(timeout),
-				() -> McpHttpClients.newJdkClient(timeout)), this.url);
-	}
-
-	/** What a JDK client that this builder builds itself is made of: clients of equal settings are shared. */
-	private record JdkClientSettings(Duration connectTimeout) {
-	}
-
-	/** The client's own status first, then the application's listeners, in order. */
-	private List<McpEventListener> listeners(ClientStats stats) {
-		List<McpEventListener> listeners = new ArrayList<>();
-		listeners.add(stats);
-		listeners.addAll(this.eventListeners);
-		return listeners;
-	}
-
-	/**
-	 * Notifications drop the listings they name, server log messages are written, resource
-	 * updates reach their subscribers, then everything reaches the application.
-	 */
-	private ServerMessageListener notifications(Catalogue catalogue, ServerLog serverLog,
-			Subscriptions subscriptions) {
-		McpNotificationListener application = this.notificationListener;
-		return (upstream, method, params) -> {
-			catalogue.listChanged(method);
-			if (McpMethods.MESSAGE.equals(method)) {
-				serverLog.write(params);
-			}
-			else if (McpMethods.RESOURCES_UPDATED.equals(method)) {
-				subscriptions.updated(params);
-			}
-			application.onNotification(upstream, method, params);
-		};
-	}
-
-	/**
-	 * Whether a stream of unsolicited messages is worth holding open besides list changes:
-	 * legacy resource updates come on the GET stream (2025-11-25 server/resources
-	 * §Subscriptions, when the server declared {@code subscribe}), modern ones on
-	 * {@code subscriptions/listen}; a server asked for a log level sends its messages there too,
-	 * and a server may send its requests there when the client declared it answers them.
-	 */
-	private static boolean listenWanted(SessionState state, Subscriptions subscriptions, ServerLog serverLog,
-			boolean answersServerRequests) {
-		if (answersServerRequests && state.era() == ProtocolEra.LEGACY) {
-			// 2025-11-25 basic/transports §Listening for Messages from the Server: requests
-			// unrelated to a client request (an elicitation a tool makes without relating it)
-			// arrive only on the GET stream.
-			return true;
-		}
-		if (subscriptions.active() && (state.era() == ProtocolEra.MODERN || (state.capabilities() != null
-				&& state.capabilities().path("resources").path("subscribe").asBoolean(false)))) {
-			return true;
-		}
-		return serverLog.setsLevel() && state.capabilities() != null && state.capabilities().has("logging");
-	}
-
-	/** The application's input handler seen from inside the client, absent when there is none. */
-	private @Nullable InputAnswers inputAnswers() {
-		McpInputHandler handler = this.inputHandler;
-		if (handler == null) {
-			return null;
-		}
-		String upstream = this.name;
-		return new InputAnswers() {
-
-			@Override
-			public Set<String> methods() {
-				return handler.supportedMethods();
-			}
-
-			@Override
-			public JsonNode answer(String key, String method, @Nullable JsonNode params, String originalMethod) {
-				return handler.answer(new McpInputHandler.InputRequest(upstream, key, method, params, originalMethod));
-			}
-
-		};
-	}
-
-	private ReplayGate replayGate() {
-		return (this.replayGate != null) ? this.replayGate : new DefaultReplayGate(this.recoveryPolicy);
-	}
-
-	private @Nullable CredentialsRefresh credentialsRefresh() {
-		McpCredentials creds = this.credentials;
-		// the seam of refused credentials: the refusal's parsed challenge (status, scope,
-		// resource metadata); credentials without a notion of it refresh on 401 only
-		return (creds != null) ? (refusal) -> creds.refresh(
-				(refusal instanceof McpAuthenticationException auth && auth.challenge() != null) ? auth.challenge()
-						: McpAuthChallenge.of(refusal.status(), this.url))
-				: null;
-	}
-
-	/** The headers every message carries: the fixed ones, the computed ones, the credentials. */
-	private Consumer<HttpHeaders> baseHeaders() {
-		Map<String, String> fixedHeaders = Map.copyOf(this.headers);
-		Consumer<HttpHeaders> provider = this.headersProvider;
-		McpCredentials creds = this.credentials;
-		return (h) -> {
-			fixedHeaders.forEach(h::set);
-			provider.accept(h);
-			if (creds != null) {
-				creds.apply(h);
-			}
-		};
-	}
-
-	private ProtocolSession session(Exchange exchange, McpEvents events, @Nullable InputAnswers answers,
-			SessionSetup setup, Subscriptions subscriptions) {
-		SessionSettings settings = new SessionSettings(this.name, this.clientInfo, this.requestTimeout,
-				this.handshakeTimeout, this.maxMessageBytes);
-		LegacySession legacy = new LegacySession(settings, exchange, setup);
-		ModernSession modern = new ModernSession(settings, exchange, answers, this.protocol == ProtocolMode.MODERN,
-				subscriptions, this.serverLogLevel);
-		return switch (this.protocol) {
-			case LEGACY -> legacy;
-			case MODERN -> modern;
-			case AUTO -> new EraDetectingSession(this.name, legacy, modern, this.command != null,
-					(state, previous) -> events.publish(
-					new McpEraDetectedEvent(this.name, state.era(), state.protocolVersion(), previous)));
-		};
-	}
-
-	/**
-	 * Every body mcpx sends is bytes it encoded itself: the default converters (JSON, XML,
-	 * forms, each with its own mapper) would only cost heap per client and a lookup per
-	 * request.
-	 */
-	private static RestClient.Builder onlyBytes(RestClient.Builder builder) {
-		ByteArrayHttpMessageConverter bytes = new ByteArrayHttpMessageConverter();
-		// A builder an application configured (Boot's) also registers converters when it is
-		// built, each default one with a mapper of its own: left as they are, they are built
-		// again for every upstream's client. Configured last, this leaves only the bytes.
-		return builder.messageConverters(List.of(bytes))
-			.configureMessageConverters((converters) -> converters.disableDefaults()
-				.configureMessageConvertersList((list) -> {
-					list.clear();
-					list.add(bytes);
-				}));
-	}
-
-	/**
-	 * The one check of an upstream's URL, for clients built in code and from properties
-	 * alike: the auto-configuration reports a refusal under the property that set the URL.
-	 */
-	private static URI validateUrl(String name, URI url) {
-		if (url == null) {
-			throw new IllegalArgumentException("The URL of MCP upstream '" + name + "' must be set");
-		}
-		String scheme = (url.getScheme() != null) ? url.getScheme().toLowerCase(Locale.ROOT) : "";
-		if (!scheme.equals("http") && !scheme.equals("https")) {
-			throw new IllegalArgumentException("The URL of MCP upstream '" + name + "' must use http or https, "
-					+ (scheme.isEmpty() ? "and has no scheme" : "not '" + scheme + "'"));
-		}
-		if (url.getHost() == null || url.getHost().isEmpty()) {
-			throw new IllegalArgumentException("The URL of MCP upstream '" + name + "' has no host");
-		}
-		if (url.getRawUserInfo() != null) {
-			// Credentials in a URL travel into logs and metrics tags; headers never do.
-			throw new IllegalArgumentException("The URL of MCP upstream '" + name
-					+ "' carries credentials (user-info); send them in a header instead");
-		}
-		return url;
-	}
-
-	private static Duration positive(Duration value, String what) {
-		if (value == null || value.isZero() || value.isNegative()) {
-			throw new IllegalArgumentException("The " + what + " must be positive, was " + value);
-		}
-		return value;
-	}
-
-	/**
-	 * One mapper for every client built without one: a Jackson 3 mapper is immutable and
-	 * thread-safe, and each costs tens of kilobytes of caches once used.
-	 */
-	private static final class DefaultMapper {
-
-		static final JsonMapper INSTANCE = JsonMapper.builder().build();
-
+		return new DefaultMcpClient(ClientAssembly.assemble(BuilderSettings.of(this)));
 	}
 
 }

@@ -12,7 +12,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * A TCP proxy in front of an HTTP/1.1 MCP server that loses the response to chosen tool
@@ -21,7 +24,9 @@ import java.util.regex.Pattern;
  * response (a {@code "result"} or an {@code "error"}) has come back to the proxy, both
  * connections are closed and not one byte of that HTTP response reaches the client, which
  * sees its connection end where the status line should be. Everything else passes through
- * unchanged.
+ * unchanged. Or it cuts a response in the middle of an event stream
+ * ({@link #cutInsideEvent(String, int)}): the client gets the events before, and of the chosen
+ * event its {@code id:} line only.
  * <p>
  * It reads HTTP/1.1 as bytes, relying on a client sending the next request of a connection
  * only after the previous response (no pipelining), as the JDK's client does.
@@ -39,7 +44,10 @@ public final class ResponseLosingProxy implements AutoCloseable {
 
 	private final ServerSocket server;
 
-	private final Map<String, AtomicInteger> armed = new ConcurrentHashMap<>();
+	/** An event's {@code id:} line, whole, at the start of a line. */
+	private static final Pattern ID_LINE = Pattern.compile("(?m)^id:[^\n]*\n");
+
+	private final Map<String, Arming> armed = new ConcurrentHashMap<>();
 
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
 
@@ -85,11 +93,23 @@ public final class ResponseLosingProxy implements AutoCloseable {
 	 * @param times how many calls; {@code 0} disarms
 	 */
 	public void loseResponseOf(String tool, int times) {
-		this.armed.put(tool, new AtomicInteger(times));
+		this.armed.put(tool, new Arming(new AtomicInteger(times), 0));
 	}
 
 	/**
-	 * Returns how many responses were lost so far.
+	 * Cuts the event stream answering the next call of the tool inside its {@code event}-th
+	 * event (counted from 1), right after that event's {@code id:} line: the events before it
+	 * reach the client whole, of that one only the {@code id:} line, then both connections
+	 * are closed. Replaces what was armed for the tool before.
+	 * @param tool the tool's name
+	 * @param event which event to cut inside, from 1
+	 */
+	public void cutInsideEvent(String tool, int event) {
+		this.armed.put(tool, new Arming(new AtomicInteger(1), event));
+	}
+
+	/**
+	 * Returns how many responses were lost or cut so far.
 	 * @return the count
 	 */
 	public int lost() {
@@ -128,18 +148,19 @@ public final class ResponseLosingProxy implements AutoCloseable {
 		}
 	}
 
-	private boolean takeArmed(String request) {
+	/** What is armed for the request, taking one of its times; {@code null} when nothing is. */
+	private @Nullable Arming takeArmed(String request) {
 		if (!TOOL_CALL.matcher(request).find()) {
-			return false;
+			return null;
 		}
-		for (Map.Entry<String, AtomicInteger> entry : this.armed.entrySet()) {
+		for (Map.Entry<String, Arming> entry : this.armed.entrySet()) {
 			Pattern name = Pattern.compile("\"name\"\\s*:\\s*\"" + Pattern.quote(entry.getKey()) + "\"");
 			if (name.matcher(request).find()
-					&& entry.getValue().getAndUpdate((left) -> Math.max(0, left - 1)) > 0) {
-				return true;
+					&& entry.getValue().times().getAndUpdate((left) -> Math.max(0, left - 1)) > 0) {
+				return entry.getValue();
 			}
 		}
-		return false;
+		return null;
 	}
 
 	private static void closeQuietly(Socket socket) {
@@ -161,10 +182,14 @@ public final class ResponseLosingProxy implements AutoCloseable {
 		/** What the client sent since the server last answered on this connection. */
 		private final StringBuilder request = new StringBuilder();
 
-		/** What the server sent of a response being lost. */
+		/** What the server sent of a response being lost or cut. */
 		private final StringBuilder held = new StringBuilder();
 
-		private boolean losing;
+		/** What is armed for the response to come, {@code null} when it passes. */
+		private @Nullable Arming arming;
+
+		/** Set once the bytes up to a cut are forwarded: close after writing them. */
+		private boolean cutAfterWrite;
 
 		Connection(Socket client, Socket upstream) {
 			this.client = client;
@@ -197,29 +222,63 @@ public final class ResponseLosingProxy implements AutoCloseable {
 					if (this.request.length() < BUFFER_LIMIT) {
 						this.request.append(new String(bytes, 0, length, StandardCharsets.ISO_8859_1));
 					}
-					if (!this.losing && takeArmed(this.request.toString())) {
-						this.losing = true;
+					if (this.arming == null) {
+						this.arming = takeArmed(this.request.toString());
 					}
 				}
-				return true;
+				return length;
 			});
 		}
 
 		private void serverToClient() {
 			pump(this.upstream, this.client, (bytes, length) -> {
 				synchronized (this) {
-					if (!this.losing) {
+					if (this.arming == null) {
 						this.request.setLength(0);
-						return true;
+						return length;
 					}
+					int before = this.held.length();
 					this.held.append(new String(bytes, 0, length, StandardCharsets.ISO_8859_1));
-					if (ANSWER.matcher(this.held).find()) {
-						ResponseLosingProxy.this.lost.incrementAndGet();
-						closeBoth();
+					if (this.arming.event() == 0) {
+						if (ANSWER.matcher(this.held).find()) {
+							ResponseLosingProxy.this.lost.incrementAndGet();
+							closeBoth();
+						}
+						return 0;
 					}
-					return false;
+					int cut = endOfIdLine(this.arming.event());
+					if (cut < 0) {
+						if (ANSWER.matcher(this.held).find()) {
+							// answered in fewer events (or in JSON): it passes, and so do the next
+							this.arming = null;
+							this.held.setLength(0);
+						}
+						return length;
+					}
+					ResponseLosingProxy.this.lost.incrementAndGet();
+					this.arming = null;
+					this.held.setLength(0);
+					// the pump writes these bytes, then finds the connection closed
+					this.cutAfterWrite = true;
+					return cut - before;
 				}
 			});
+		}
+
+		/** The end of the body's {@code event}-th {@code id:} line in what is held, or -1. */
+		private int endOfIdLine(int event) {
+			int body = this.held.indexOf("\r\n\r\n");
+			if (body < 0) {
+				return -1;
+			}
+			Matcher line = ID_LINE.matcher(this.held);
+			line.region(body + 4, this.held.length());
+			for (int found = 0; line.find();) {
+				if (++found == event) {
+					return line.end();
+				}
+			}
+			return -1;
 		}
 
 		private void pump(Socket from, Socket to, Forwarding forwarding) {
@@ -229,9 +288,16 @@ public final class ResponseLosingProxy implements AutoCloseable {
 				OutputStream out = to.getOutputStream();
 				int read;
 				while ((read = in.read(buffer)) != -1) {
-					if (forwarding.forward(buffer, read)) {
-						out.write(buffer, 0, read);
+					int forward = forwarding.forward(buffer, read);
+					if (forward > 0) {
+						out.write(buffer, 0, forward);
 						out.flush();
+					}
+					synchronized (this) {
+						if (this.cutAfterWrite) {
+							closeBoth();
+							return;
+						}
 					}
 				}
 			}
@@ -249,11 +315,15 @@ public final class ResponseLosingProxy implements AutoCloseable {
 
 	}
 
+	/** A tool's arming: how many calls are left, and which event to cut inside (0: lose it all). */
+	private record Arming(AtomicInteger times, int event) {
+	}
+
 	@FunctionalInterface
 	private interface Forwarding {
 
-		/** Looks at bytes read from one side; {@code true} to pass them to the other. */
-		boolean forward(byte[] bytes, int length);
+		/** Looks at bytes read from one side; returns how many of the first to pass to the other. */
+		int forward(byte[] bytes, int length);
 
 	}
 

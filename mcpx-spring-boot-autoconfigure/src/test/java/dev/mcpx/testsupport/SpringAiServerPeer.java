@@ -34,8 +34,10 @@ import tools.jackson.databind.json.JsonMapper;
  * package it first: {@code ./mvnw -pl mcpx-test-springai-server package}.
  * <p>
  * Its tools, declared with Spring AI's {@code @McpTool}: {@code echo} (read-only),
- * {@code set_value} (idempotent), {@code delete_item} (destructive). What the server saw
- * (every JSON-RPC message posted, every tool execution, every start) is appended to an event
+ * {@code set_value} (idempotent), {@code delete_item} (destructive), and
+ * {@code echo_after_ping} (read-only; it pings the client first, so its answer is the second
+ * event of its stream; with sessions only, see {@link #tools()}). What the server saw (every JSON-RPC message posted,
+ * every GET, every tool execution, every start) is appended to an event
  * log file that outlives the process, so counts hold across restarts and halts; the counting
  * methods read what was written since the last {@link #reset()}.
  * <p>
@@ -176,6 +178,17 @@ public final class SpringAiServerPeer implements AutoCloseable {
 	}
 
 	/**
+	 * Returns the tools the server offers in its mode: Spring AI leaves out of a stateless
+	 * server every tool that takes a request context ({@code echo_after_ping}), with a warning
+	 * ("Stateless servers doesn't support bidirectional parameters").
+	 * @return the tool names
+	 */
+	public List<String> tools() {
+		return (this.mode == Mode.STREAMABLE) ? List.of("echo", "set_value", "delete_item", "echo_after_ping")
+				: List.of("echo", "set_value", "delete_item");
+	}
+
+	/**
 	 * Counts from now on: the counting methods read only what the server records after this.
 	 */
 	public void reset() {
@@ -202,6 +215,16 @@ public final class SpringAiServerPeer implements AutoCloseable {
 	public int executions(String tool) {
 		return count((line) -> "execution".equals(line.path("kind").asString())
 				&& tool.equals(line.path("tool").asString()));
+	}
+
+	/**
+	 * Returns how many GET requests carrying {@code Last-Event-ID} (resumptions of a broken
+	 * stream, 2025-11-25 basic/transports §Resumability and Redelivery) the server received
+	 * since the last {@link #reset()}.
+	 * @return the count
+	 */
+	public int resumptions() {
+		return count((line) -> "get".equals(line.path("kind").asString()) && line.path("resume").asBoolean());
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package dev.mcpx.client.oauth;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.mcpx.client.error.McpException;
 
 /**
@@ -16,7 +18,7 @@ public class McpAuthorizationException extends McpException {
 	 * @param message what failed and why
 	 * @param cause the underlying failure, or {@code null}
 	 */
-	public McpAuthorizationException(String upstream, String message, Throwable cause) {
+	public McpAuthorizationException(String upstream, String message, @Nullable Throwable cause) {
 		super(upstream, message, cause);
 	}
 

@@ -17,6 +17,7 @@ import com.nimbusds.oauth2.sdk.client.ClientRegistrationRequest;
 import com.nimbusds.oauth2.sdk.client.ClientRegistrationResponse;
 import com.nimbusds.oauth2.sdk.http.HTTPRequest;
 import com.nimbusds.oauth2.sdk.http.HTTPResponse;
+import org.jspecify.annotations.Nullable;
 
 
 /**
@@ -52,7 +53,7 @@ final class Registrar {
 	 * @param authMethod the token endpoint authentication method to ask for
 	 * @return the registration, bound to the server's issuer
 	 */
-	public McpRegisteredClient register(AuthorizationServer server, String clientName, URI redirectUri,
+	public McpRegisteredClient register(AuthorizationServer server, String clientName, @Nullable URI redirectUri,
 			String authMethod) {
 		ClientMetadata metadata = new ClientMetadata();
 		metadata.setName(clientName);

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.function.Function;
 
 import com.nimbusds.jose.jwk.JWK;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.http.converter.FormHttpMessageConverter;
 import org.springframework.security.oauth2.client.endpoint.AbstractOAuth2AuthorizationGrantRequest;
@@ -67,7 +68,7 @@ final class TokenRequests {
 	 * @param knownSecrets the tokens and secrets the client holds, scrubbed from the server's
 	 * error messages
 	 */
-	public TokenRequests(String upstream, Function<ClientRegistration, String> resource, JWK jwk,
+	public TokenRequests(String upstream, Function<ClientRegistration, String> resource, @Nullable JWK jwk,
 			Duration connectTimeout, Duration readTimeout, java.util.function.Supplier<List<String>> knownSecrets) {
 		this.upstream = upstream;
 		this.knownSecrets = knownSecrets;
@@ -91,7 +92,7 @@ final class TokenRequests {
 
 	private static <T extends AbstractOAuth2AuthorizationGrantRequest> void configure(
 			AbstractRestClientOAuth2AccessTokenResponseClient<T> client, RestClient restClient,
-			Function<ClientRegistration, String> resource, JWK jwk) {
+			Function<ClientRegistration, String> resource, @Nullable JWK jwk) {
 		client.setRestClient(restClient);
 		DefaultOAuth2TokenRequestParametersConverter<T> defaults = new DefaultOAuth2TokenRequestParametersConverter<>();
 		NimbusJwtClientAuthenticationParametersConverter<T> assertion = (jwk != null)

@@ -47,9 +47,9 @@ abstract class SpringAiServerInteropTest {
 
 	private final List<McpEvent> events = new CopyOnWriteArrayList<>();
 
-	private SpringAiServerPeer server;
+	SpringAiServerPeer server;
 
-	private ResponseLosingProxy proxy;
+	ResponseLosingProxy proxy;
 
 	/** The server's mode. */
 	abstract Mode mode();
@@ -59,11 +59,6 @@ abstract class SpringAiServerInteropTest {
 	 * of a session, none where there is no session to lose.
 	 */
 	abstract int initializesAfterARestart();
-
-	/** The protocol mode of the recovery tests: the default. */
-	ProtocolMode protocol() {
-		return ProtocolMode.AUTO;
-	}
 
 	@BeforeEach
 	void startServer() {
@@ -81,7 +76,7 @@ abstract class SpringAiServerInteropTest {
 		return client(protocol, this.server.url());
 	}
 
-	private McpClient client(ProtocolMode protocol, String url) {
+	McpClient client(ProtocolMode protocol, String url) {
 		return McpClient.builder("spring-ai", URI.create(url))
 			.protocol(protocol)
 			.requestTimeout(Duration.ofSeconds(15))
@@ -89,7 +84,7 @@ abstract class SpringAiServerInteropTest {
 			.build();
 	}
 
-	private <T extends McpEvent> List<T> events(Class<T> type) {
+	<T extends McpEvent> List<T> events(Class<T> type) {
 		return this.events.stream().filter(type::isInstance).map(type::cast).toList();
 	}
 
@@ -115,7 +110,7 @@ abstract class SpringAiServerInteropTest {
 
 			assertThat(client.callTool("echo", Map.of("text", "hello")).text()).isEqualTo("hello");
 			assertThat(client.serverInfo()).hasValueSatisfying((info) -> assertThat(info.name()).isEqualTo("spring-ai-peer"));
-			assertThat(tools).extracting(Tool::name).containsExactlyInAnyOrder("echo", "set_value", "delete_item");
+			assertThat(tools).extracting(Tool::name).containsExactlyInAnyOrderElementsOf(this.server.tools());
 			assertThat(tool(tools, "echo").annotations().isReadOnly()).isTrue();
 			assertThat(tool(tools, "set_value").annotations().isIdempotent()).isTrue();
 			assertThat(tool(tools, "set_value").annotations().destructiveHint()).isFalse();
@@ -128,7 +123,7 @@ abstract class SpringAiServerInteropTest {
 
 	@Test
 	void readOnlyAndIdempotentToolsWhoseResponseIsLostAreSentAgainAndRunOnceMore() {
-		try (McpClient client = client(protocol(), this.proxy.url("/mcp"))) {
+		try (McpClient client = client(ProtocolMode.AUTO, this.proxy.url("/mcp"))) {
 			client.listTools();
 			this.proxy.loseResponseOf("echo", 1);
 			this.proxy.loseResponseOf("set_value", 1);
@@ -149,7 +144,7 @@ abstract class SpringAiServerInteropTest {
 
 	@Test
 	void aDestructiveToolWhoseResponseIsLostIsNotSentAgainAndRanOnce() {
-		try (McpClient client = client(protocol(), this.proxy.url("/mcp"))) {
+		try (McpClient client = client(ProtocolMode.AUTO, this.proxy.url("/mcp"))) {
 			client.listTools();
 			this.proxy.loseResponseOf("delete_item", 1);
 
@@ -173,7 +168,7 @@ abstract class SpringAiServerInteropTest {
 	 */
 	@Test
 	void aCrashLosesOnlyTheCallInFlightAndSixteenCallersAfterTheRestartShareOneRecovery() throws Exception {
-		try (McpClient client = client(protocol())) {
+		try (McpClient client = client(ProtocolMode.AUTO)) {
 			client.listTools();
 			this.server.haltOnNextCallOf("delete_item");
 

@@ -18,7 +18,8 @@ import tools.jackson.databind.node.ObjectNode;
  * What the server saw, one JSON object a line, appended to the file named by
  * {@code mcpx.peer.event-log}: {@code {"kind":"start"}} when it is ready,
  * {@code {"kind":"request","method":…,"tool":…,"session":true|false}} for every JSON-RPC
- * message posted to {@code /mcp} (also those then refused), and
+ * message posted to {@code /mcp} (also those then refused), {@code {"kind":"get","resume":…}}
+ * for every GET of {@code /mcp} ({@code resume} when it carries {@code Last-Event-ID}), and
  * {@code {"kind":"execution","tool":…,"args":{…}}} for every tool body that ran. Each line is
  * one {@code write} to a file opened for appending, so what was written survives the
  * process being halted, and a restarted process goes on in the same file: the test counts
@@ -51,6 +52,13 @@ public class EventLog {
 			line.put("tool", tool);
 		}
 		line.put("session", session);
+		append(line);
+	}
+
+	void get(boolean resume) {
+		ObjectNode line = JSON.createObjectNode();
+		line.put("kind", "get");
+		line.put("resume", resume);
 		append(line);
 	}
 

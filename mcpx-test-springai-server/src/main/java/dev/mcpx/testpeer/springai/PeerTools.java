@@ -6,12 +6,14 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.ai.mcp.annotation.McpTool;
 import org.springframework.ai.mcp.annotation.McpTool.McpAnnotations;
 import org.springframework.ai.mcp.annotation.McpToolParam;
+import org.springframework.ai.mcp.annotation.context.McpSyncRequestContext;
 import org.springframework.stereotype.Component;
 
 /**
  * The tools, declared with Spring AI's own annotations, one of each kind the replay gate
- * tells apart (docs/architecture.md, "The replay gate"): read-only, idempotent, destructive.
- * Each records its execution before it answers. A halt armed for a tool
+ * tells apart (docs/architecture.md, "The replay gate"): read-only, idempotent, destructive;
+ * and a read-only one whose answer comes second on its event stream, after a request of the
+ * server's own. Each records its execution before it answers. A halt armed for a tool
  * ({@code POST /admin/halt?tool=…}) makes its next call end the process right after the
  * execution is recorded, before any answer: the response is lost with the process, as in a
  * crash.
@@ -49,6 +51,20 @@ public class PeerTools {
 	public String deleteItem(@McpToolParam(description = "the item's id", required = true) String id) {
 		executed("delete_item", Map.of("id", id));
 		return "deleted " + id;
+	}
+
+	/**
+	 * Pings the client before answering (2025-11-25 basic/utilities/ping), so that with sessions
+	 * the call's event stream holds a complete event (the ping) before the one with the answer;
+	 * both carry the session id as their {@code id:}. Without sessions there is no one to ping.
+	 */
+	@McpTool(name = "echo_after_ping", description = "Pings the client, then answers with the text it is given",
+			annotations = @McpAnnotations(readOnlyHint = true, destructiveHint = false, openWorldHint = false))
+	public String echoAfterPing(McpSyncRequestContext context,
+			@McpToolParam(description = "the text to answer with", required = true) String text) {
+		context.ping();
+		executed("echo_after_ping", Map.of("text", text));
+		return text;
 	}
 
 	void haltOnNextCallOf(String tool) {

@@ -21,7 +21,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Records every JSON-RPC message posted to {@code /mcp} before Spring AI's transport sees it,
  * so that what the server refuses (an unknown session, a method without a handler) is
- * counted too. The body is read once and handed on unchanged.
+ * counted too, and every GET (with or without {@code Last-Event-ID}). A body is read once
+ * and handed on unchanged.
  */
 @Component
 public class RequestCountingFilter extends OncePerRequestFilter {
@@ -36,12 +37,23 @@ public class RequestCountingFilter extends OncePerRequestFilter {
 
 	@Override
 	protected boolean shouldNotFilter(HttpServletRequest request) {
-		return !("POST".equals(request.getMethod()) && request.getRequestURI().equals("/mcp"));
+		return !request.getRequestURI().equals("/mcp");
 	}
 
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
+		if ("GET".equals(request.getMethod())) {
+			// a listen stream, or the resumption of a broken one (2025-11-25 basic/transports
+			// §Resumability and Redelivery)
+			this.log.get(request.getHeader("Last-Event-ID") != null);
+			chain.doFilter(request, response);
+			return;
+		}
+		if (!"POST".equals(request.getMethod())) {
+			chain.doFilter(request, response);
+			return;
+		}
 		byte[] body = request.getInputStream().readAllBytes();
 		record(body, request.getHeader("Mcp-Session-Id") != null);
 		chain.doFilter(new CachedBody(request, body), response);

@@ -89,7 +89,7 @@ public final class JsonRpc {
 	}
 
 	/** Streams the envelope straight to bytes: no tree is built around the parameters. */
-	private byte[] write(boolean hasId, long id, String method, JsonNode params) {
+	private byte[] write(boolean hasId, long id, String method, @Nullable JsonNode params) {
 		ByteArrayOutputStream out = new ByteArrayOutputStream(256);
 		try (JsonGenerator generator = this.mapper.createGenerator(out)) {
 			generator.writeStartObject();

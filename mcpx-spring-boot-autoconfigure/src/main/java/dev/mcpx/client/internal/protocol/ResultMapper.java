@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.mcpx.client.model.CallToolResult;
+import dev.mcpx.client.model.Completion;
 import dev.mcpx.client.model.Content;
 import dev.mcpx.client.model.GetPromptResult;
 import dev.mcpx.client.model.Prompt;
@@ -111,6 +112,25 @@ public final class ResultMapper {
 			contents.add(resourceContents(item));
 		}
 		return new ReadResourceResult(contents);
+	}
+
+	/**
+	 * Maps a {@code CompleteResult}: its string values, the total when the server gave an
+	 * integer, and whether it has more (2025-11-25 server/utilities/completion).
+	 * @param json the result object
+	 * @return the completion
+	 */
+	public static Completion completion(JsonNode json) {
+		JsonNode completion = json.path("completion");
+		List<String> values = new ArrayList<>();
+		for (JsonNode item : completion.path("values")) {
+			if (item.isString()) {
+				values.add(item.asString());
+			}
+		}
+		JsonNode total = completion.get("total");
+		return new Completion(values, (total != null && total.isIntegralNumber()) ? total.asInt() : null,
+				completion.path("hasMore").asBoolean(false));
 	}
 
 	private static List<Content> contents(JsonNode array) {

@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -67,14 +66,17 @@ public final class ListenLoop implements AutoCloseable {
 	/** The last state found not to announce list changes, so it is not checked again. */
 	private volatile SessionState declined;
 
-	/** What else makes a stream worth holding open: subscriptions, server logs. */
-	private final Predicate<SessionState> alsoWanted;
+	/** Resource updates come on the stream; told when it opened again after one broke. */
+	private final Subscriptions subscriptions;
 
-	/** Whether the stream open now was opened again after one that broke. */
-	private final Runnable reopenedAfterBreak;
+	/** Server log messages come on the stream when a level was asked for. */
+	private final ServerLog serverLog;
 
-	/** Whether the first start waits for the stream to open (the client answers server requests). */
-	private final boolean awaitFirstOpen;
+	/**
+	 * Whether the client answers server requests: then the stream is wanted in the legacy
+	 * era, and the first start waits for it to open.
+	 */
+	private final boolean answersServerRequests;
 
 	/** Counted down once the first stream opened, or its attempt ended. */
 	private final CountDownLatch firstOpen = new CountDownLatch(1);
@@ -83,31 +85,19 @@ public final class ListenLoop implements AutoCloseable {
 	 * Creates the loop of one client.
 	 * @param upstream the upstream name
 	 * @param session the client's session
+	 * @param subscriptions the client's resource subscriptions, whose updates the stream
+	 * carries and whose subscribers learn when they may have missed some
+	 * @param serverLog the server's log messages, which the stream carries
+	 * @param answersServerRequests whether the client answers the requests a server may send
+	 * on the stream
 	 */
-	public ListenLoop(String upstream, ProtocolSession session) {
-		this(upstream, session, (state) -> false, () -> {
-		}, false);
-	}
-
-	/**
-	 * Creates the loop of one client, which also listens while something else wants the
-	 * server's unsolicited messages.
-	 * @param upstream the upstream name
-	 * @param session the client's session
-	 * @param alsoWanted whether a state's stream is wanted besides list changes (resource
-	 * subscriptions, server logs)
-	 * @param reopenedAfterBreak told when a stream is open again after one broke, so
-	 * subscribers learn they may have missed updates
-	 * @param awaitFirstOpen whether the first start waits, bounded, for the stream to open,
-	 * because the server may send requests on it
-	 */
-	public ListenLoop(String upstream, ProtocolSession session, Predicate<SessionState> alsoWanted,
-			Runnable reopenedAfterBreak, boolean awaitFirstOpen) {
-		this.awaitFirstOpen = awaitFirstOpen;
+	public ListenLoop(String upstream, ProtocolSession session, Subscriptions subscriptions, ServerLog serverLog,
+			boolean answersServerRequests) {
 		this.upstream = upstream;
 		this.session = session;
-		this.alsoWanted = alsoWanted;
-		this.reopenedAfterBreak = reopenedAfterBreak;
+		this.subscriptions = subscriptions;
+		this.serverLog = serverLog;
+		this.answersServerRequests = answersServerRequests;
 	}
 
 	/**
@@ -129,8 +119,30 @@ public final class ListenLoop implements AutoCloseable {
 		start();
 	}
 
+	/**
+	 * Whether a stream is worth holding open: for list changes the server announces, and
+	 * besides them, legacy resource updates come on the GET stream (2025-11-25
+	 * server/resources §Subscriptions, when the server declared {@code subscribe}), modern
+	 * ones on {@code subscriptions/listen}; a server asked for a log level sends its messages
+	 * there too, and a server may send its requests there when the client declared it
+	 * answers them.
+	 */
 	private boolean wanted(SessionState state) {
-		return announcesListChanges(state.capabilities()) || this.alsoWanted.test(state);
+		if (announcesListChanges(state.capabilities())) {
+			return true;
+		}
+		if (this.answersServerRequests && state.era() == ProtocolEra.LEGACY) {
+			// 2025-11-25 basic/transports §Listening for Messages from the Server: requests
+			// unrelated to a client request (an elicitation a tool makes without relating it)
+			// arrive only on the GET stream.
+			return true;
+		}
+		JsonNode capabilities = state.capabilities();
+		if (this.subscriptions.active() && (state.era() == ProtocolEra.MODERN
+				|| (capabilities != null && capabilities.path("resources").path("subscribe").asBoolean(false)))) {
+			return true;
+		}
+		return this.serverLog.setsLevel() && capabilities != null && capabilities.has("logging");
 	}
 
 	/**
@@ -156,7 +168,7 @@ public final class ListenLoop implements AutoCloseable {
 		loop.setDaemon(true);
 		this.thread = loop;
 		loop.start();
-		if (this.awaitFirstOpen) {
+		if (this.answersServerRequests) {
 			try {
 				this.firstOpen.await(FIRST_OPEN_WAIT.toMillis(), TimeUnit.MILLISECONDS);
 			}
@@ -189,7 +201,7 @@ public final class ListenLoop implements AutoCloseable {
 					this.lastOpened = listening;
 					this.firstOpen.countDown();
 					if (afterBreak) {
-						this.reopenedAfterBreak.run();
+						this.subscriptions.mayHaveMissedUpdates();
 					}
 				});
 			}
@@ -235,7 +247,7 @@ public final class ListenLoop implements AutoCloseable {
 	 * Whether the server declared {@code listChanged} for tools, prompts or resources
 	 * (2025-11-25 basic/lifecycle §Capability Negotiation; 2026-07-28 server/discover).
 	 */
-	static boolean announcesListChanges(JsonNode capabilities) {
+	static boolean announcesListChanges(@Nullable JsonNode capabilities) {
 		if (capabilities == null) {
 			return false;
 		}

@@ -1,9 +1,8 @@
 package dev.mcpx.client.internal.session;
 
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Objects;
 import java.io.Closeable;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -16,7 +15,6 @@ import org.jspecify.annotations.Nullable;
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpHeaderMismatchException;
 import dev.mcpx.client.error.McpHttpStatusException;
-import dev.mcpx.client.error.McpInputRequiredException;
 import dev.mcpx.client.error.McpJsonRpcException;
 import dev.mcpx.client.error.McpProtocolException;
 import dev.mcpx.client.error.McpUnsupportedVersionException;
@@ -44,9 +42,6 @@ public final class ModernSession implements ProtocolSession {
 	/** Every modern revision this client speaks, newest first. */
 	public static final List<String> SUPPORTED_VERSIONS = List.of("2026-07-28");
 
-	/** Rounds of input one request may ask for: a server may re-prompt, but not forever. */
-	static final int MAX_INPUT_ROUNDS = 8;
-
 	private static final String META = "_meta";
 
 	private static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
@@ -60,14 +55,15 @@ public final class ModernSession implements ProtocolSession {
 
 	private static final String META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
-	private static final Map<String, String> CAPABILITY_OF_INPUT = Map.of("elicitation/create", "elicitation",
-			"sampling/createMessage", "sampling", "roots/list", "roots");
+	private static final String METHOD_HEADER = "Mcp-Method";
+
+	private static final String NAME_HEADER = "Mcp-Name";
 
 	private final SessionSettings settings;
 
 	private final Exchange exchange;
 
-	private final InputAnswers inputHandler;
+	private final InputRounds inputRounds;
 
 	private final ObjectNode clientCapabilities;
 
@@ -82,49 +78,30 @@ public final class ModernSession implements ProtocolSession {
 
 	private final boolean forced;
 
-	private final @Nullable Subscriptions subscriptions;
-
-	/**
-	 * Creates the modern exchange of one client.
-	 * @param settings the client's settings
-	 * @param exchange performs the exchanges
-	 * @param inputHandler answers input requests
-	 * @param forced whether the era is fixed by configuration (no detector falls back to
-	 * legacy), so that a legacy server's rejection is explained as such
-	 */
-	public ModernSession(SessionSettings settings, Exchange exchange, @Nullable InputAnswers inputHandler,
-			boolean forced) {
-		this(settings, exchange, inputHandler, forced, null, null);
-	}
+	private final Subscriptions subscriptions;
 
 	/**
 	 * Creates the modern exchange of one client, whose listen stream also carries the
 	 * updates of subscribed resources.
 	 * @param settings the client's settings
 	 * @param exchange performs the exchanges
-	 * @param inputHandler answers input requests
-	 * @param forced whether the era is fixed by configuration
-	 * @param subscriptions the client's resource subscriptions, absent for none
+	 * @param inputHandler answers input requests, absent when there is none
+	 * @param forced whether the era is fixed by configuration (no detector falls back to
+	 * legacy), so that a legacy server's rejection is explained as such
+	 * @param subscriptions the client's resource subscriptions
 	 * @param logLevel the least severe server log message wanted, carried by every request;
 	 * absent for none, and then the server sends none (2026-07-28 server/utilities/logging)
 	 */
 	public ModernSession(SessionSettings settings, Exchange exchange, @Nullable InputAnswers inputHandler,
-			boolean forced, @Nullable Subscriptions subscriptions, @Nullable String logLevel) {
+			boolean forced, Subscriptions subscriptions, @Nullable String logLevel) {
 		this.logLevel = logLevel;
 		this.subscriptions = subscriptions;
 		this.forced = forced;
 		this.settings = settings;
 		this.exchange = exchange;
-		this.inputHandler = inputHandler;
+		this.inputRounds = new InputRounds(settings.upstream(), inputHandler);
 		this.clientCapabilities = exchange.jsonRpc().object();
-		if (inputHandler != null) {
-			for (String method : inputHandler.methods()) {
-				String capability = CAPABILITY_OF_INPUT.get(method);
-				if (capability != null) {
-					this.clientCapabilities.putObject(capability);
-				}
-			}
-		}
+		this.inputRounds.declare(this.clientCapabilities);
 	}
 
 	/**
@@ -193,7 +170,7 @@ public final class ModernSession implements ProtocolSession {
 	}
 
 	@Override
-	public SessionState current() {
+	public @Nullable SessionState current() {
 		return this.state;
 	}
 
@@ -262,58 +239,19 @@ public final class ModernSession implements ProtocolSession {
 
 	/**
 	 * Sends the request, answering any input the server asks for and sending it again
-	 * with the answers and the echoed {@code requestState}, each time with a new id.
+	 * with the answers and the echoed {@code requestState}, each time with a new id
+	 * ({@link InputRounds}).
 	 */
 	@Override
 	public JsonNode request(SessionState on, McpRequest request) {
 		// Sending copies the parameters: the caller's are never modified.
 		ObjectNode params = (request.params() instanceof ObjectNode given) ? given : this.exchange.jsonRpc().object();
 		JsonNode result = send(on, request.method(), params, request.timeout(), request.headers());
-		for (int round = 1; isInputRequired(result); round++) {
-			if (round > MAX_INPUT_ROUNDS) {
-				throw new McpInputRequiredException(this.settings.upstream(), request.method()
-						+ " still asked for input after " + MAX_INPUT_ROUNDS + " rounds; giving up",
-						inputMethods(result));
-			}
-			params = retryParams(params, result, request.method());
+		for (int round = 1; InputRounds.isInputRequired(result); round++) {
+			params = this.inputRounds.next(params, result, request.method(), round);
 			result = send(on, request.method(), params, request.timeout(), request.headers());
 		}
 		return result;
-	}
-
-	/**
-	 * The retry of an input round: the original parameters, the answers, and the server's
-	 * {@code requestState} echoed exactly; neither when the server sent none
-	 * (2026-07-28 basic/patterns/mrtr §Client Requirements).
-	 */
-	private ObjectNode retryParams(ObjectNode original, JsonNode result, String method) {
-		ObjectNode retry = original.deepCopy();
-		retry.remove("inputResponses");
-		retry.remove("requestState");
-		JsonNode inputRequests = result.get("inputRequests");
-		if (inputRequests != null && inputRequests.isObject() && !inputRequests.isEmpty()) {
-			if (this.inputHandler == null) {
-				throw new McpInputRequiredException(this.settings.upstream(), method + " needs input ("
-						+ inputMethods(result) + ") and no McpInputHandler is configured", inputMethods(result));
-			}
-			ObjectNode responses = retry.putObject("inputResponses");
-			for (Map.Entry<String, JsonNode> entry : inputRequests.properties()) {
-				String inputMethod = entry.getValue().path("method").asString("");
-				if (!this.inputHandler.methods().contains(inputMethod)) {
-					throw new McpInputRequiredException(this.settings.upstream(), method + " needs input ("
-							+ inputMethod + ") the configured McpInputHandler does not answer", Set.of(inputMethod));
-				}
-				JsonNode inputParams = entry.getValue().get("params");
-				JsonNode answer = this.inputHandler.answer(entry.getKey(), inputMethod, inputParams, method);
-				responses.set(entry.getKey(), ElicitationDefaults.METHOD.equals(inputMethod)
-						? ElicitationDefaults.apply(inputParams, answer) : answer);
-			}
-		}
-		JsonNode requestState = result.get("requestState");
-		if (requestState != null && !requestState.isNull()) {
-			retry.set("requestState", requestState);
-		}
-		return retry;
 	}
 
 	private JsonNode send(SessionState on, String method, @Nullable JsonNode params, Duration timeout,
@@ -337,7 +275,7 @@ public final class ModernSession implements ProtocolSession {
 	}
 
 	/** A copy of the parameters with this client's request metadata (2026-07-28 basic §_meta). */
-	private ObjectNode withMeta(SessionState on, JsonNode params) {
+	private ObjectNode withMeta(SessionState on, @Nullable JsonNode params) {
 		ObjectNode withMeta = (params != null) ? ((ObjectNode) params).deepCopy() : this.exchange.jsonRpc().object();
 		ObjectNode meta = (withMeta.get(META) instanceof ObjectNode existing) ? existing : withMeta.putObject(META);
 		meta.put(META_PROTOCOL_VERSION, on.protocolVersion());
@@ -371,7 +309,7 @@ public final class ModernSession implements ProtocolSession {
 	 * The body value {@code Mcp-Name} mirrors: {@code params.name} of a tool call or prompt,
 	 * {@code params.uri} of a resource read.
 	 */
-	private static String mirroredName(String method, JsonNode params) {
+	private static @Nullable String mirroredName(String method, JsonNode params) {
 		return switch (method) {
 			case McpMethods.TOOLS_CALL, McpMethods.PROMPTS_GET -> params.path("name").asString(null);
 			case McpMethods.RESOURCES_READ -> params.path("uri").asString(null);
@@ -388,34 +326,21 @@ public final class ModernSession implements ProtocolSession {
 		if (code == null) {
 			return ex;
 		}
+		// the transport reads a code with its message, "" when the body had none
+		String message = Objects.requireNonNullElse(ex.jsonRpcMessage(), "");
 		if (code == McpUnsupportedVersionException.CODE) {
-			return new McpUnsupportedVersionException(this.settings.upstream(), method, ex.jsonRpcMessage(),
-					ex.jsonRpcData());
+			return new McpUnsupportedVersionException(this.settings.upstream(), method, message, ex.jsonRpcData());
 		}
 		if (code == McpHeaderMismatchException.CODE) {
-			return new McpHeaderMismatchException(this.settings.upstream(), method, ex.jsonRpcMessage(),
-					ex.jsonRpcData());
+			return new McpHeaderMismatchException(this.settings.upstream(), method, message, ex.jsonRpcData());
 		}
 		if (EraEvidence.isModernErrorCode(code) || (ex.status() == 404 && code == McpJsonRpcException.METHOD_NOT_FOUND)) {
-			return new McpJsonRpcException(this.settings.upstream(), method, code, ex.jsonRpcMessage(),
-					ex.jsonRpcData());
+			return new McpJsonRpcException(this.settings.upstream(), method, code, message, ex.jsonRpcData());
 		}
 		return ex;
 	}
 
-	private static boolean isInputRequired(JsonNode result) {
-		return "input_required".equals(result.path("resultType").asString(""));
-	}
-
-	private static Set<String> inputMethods(JsonNode result) {
-		Set<String> methods = new LinkedHashSet<>();
-		for (JsonNode request : result.path("inputRequests")) {
-			methods.add(request.path("method").asString("?"));
-		}
-		return methods;
-	}
-
-	private static String mutualVersion(List<String> supported) {
+	private static @Nullable String mutualVersion(List<String> supported) {
 		for (String version : SUPPORTED_VERSIONS) {
 			if (supported.contains(version)) {
 				return version;
@@ -445,7 +370,7 @@ public final class ModernSession implements ProtocolSession {
 		filter.put("toolsListChanged", true);
 		filter.put("promptsListChanged", true);
 		filter.put("resourcesListChanged", true);
-		if (this.subscriptions != null && this.subscriptions.active()) {
+		if (this.subscriptions.active()) {
 			// 2026-07-28 basic/patterns/subscriptions §Notification Filter: the updates of these resources.
 			var uris = filter.putArray("resourceSubscriptions");
 			this.subscriptions.uris().forEach(uris::add);
@@ -455,18 +380,14 @@ public final class ModernSession implements ProtocolSession {
 				ExchangeOptions.MODERN);
 	}
 
-	/** Nothing to end: modern requests hold no server-side state. */
 	@Override
 	public EraTraits traits(SessionState on) {
 		return EraTraits.MODERN;
 	}
 
+	/** Nothing to end: modern requests hold no server-side state. */
 	@Override
 	public void close() {
 	}
-
-	private static final String METHOD_HEADER = "Mcp-Method";
-
-	private static final String NAME_HEADER = "Mcp-Name";
 
 }

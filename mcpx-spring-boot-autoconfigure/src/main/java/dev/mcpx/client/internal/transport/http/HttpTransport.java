@@ -187,7 +187,7 @@ public final class HttpTransport implements McpTransport {
 			if (response.status() >= 300) {
 				throw this.refusals.of(response, envelope);
 			}
-			return null;
+			return response.status(); // unused: what a send brings comes on a stream
 		});
 	}
 

@@ -53,9 +53,19 @@ public final class SseParser {
 
 	private int eventBytes;
 
-	private String eventType;
+	private @Nullable String eventType;
 
-	private String lastEventId;
+	/**
+	 * The standard's "last event ID buffer": set by an {@code id:} field as soon as it is read,
+	 * kept from event to event.
+	 */
+	private @Nullable String idBuffer;
+
+	/**
+	 * The standard's "last event ID string": the buffer as it stood when the last event was
+	 * dispatched. An event cut before its blank line never sets it.
+	 */
+	private @Nullable String lastEventId;
 
 	private boolean sawField;
 
@@ -72,8 +82,12 @@ public final class SseParser {
 	}
 
 	/**
-	 * The id of the last event that set one, as {@code Last-Event-ID} must carry it.
-	 * @return the id, absent when no event set one
+	 * The id of the last complete event, as {@code Last-Event-ID} must carry it: set when an
+	 * event is dispatched (its blank line read), never by the {@code id:} line of an event cut
+	 * before it ended, whose replay the server would otherwise skip (WHATWG HTML §9.2.6,
+	 * "dispatch the event", step 1; 2025-11-25 basic/transports §Resumability and Redelivery:
+	 * "the last event ID it received").
+	 * @return the id, absent when no complete event set one
 	 */
 	public @Nullable String lastEventId() {
 		return this.lastEventId;
@@ -103,7 +117,8 @@ public final class SseParser {
 		}
 	}
 
-	private SseEvent dispatch() {
+	private @Nullable SseEvent dispatch() {
+		this.lastEventId = this.idBuffer;
 		if (!this.sawField) {
 			// A blank line after comments only (heartbeats): nothing accumulates.
 			this.eventBytes = 0;
@@ -115,7 +130,7 @@ public final class SseParser {
 			case 1 -> this.firstData;
 			default -> this.data.toString();
 		};
-		SseEvent event = new SseEvent(this.lastEventId, (this.eventType != null) ? this.eventType : "message",
+		SseEvent event = new SseEvent(this.idBuffer, (this.eventType != null) ? this.eventType : "message",
 				payload, this.retry);
 		this.data.setLength(0);
 		this.firstData = null;
@@ -166,7 +181,7 @@ public final class SseParser {
 			}
 			case "id" -> {
 				if (value.indexOf('\0') < 0) {
-					this.lastEventId = value;
+					this.idBuffer = value;
 				}
 				this.sawField = true;
 			}

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -76,6 +78,60 @@ class SseParserTest {
 		String text = "é".repeat(10_000);
 		assertThat(parse("data: " + text + "\n\n")).singleElement()
 			.satisfies((e) -> assertThat(e.data()).isEqualTo(text));
+	}
+
+	// --- the last event ID: WHATWG HTML §9.2.6 (set when an event is dispatched); 2025-11-25
+	// basic/transports §Resumability and Redelivery ("the last event ID it received") --------------
+
+	@ParameterizedTest
+	@ValueSource(strings = { "\n", "\r\n", "\r" })
+	void aStreamCutAtAnyByteOfAnEventResumesFromTheLastCompleteEvent(String eol) throws IOException {
+		String first = "id: ev-1" + eol + "data: {\"n\":1}" + eol + eol;
+		// The id line first, as servers write it, then the same event with its id after the data.
+		for (String second : List.of("id: ev-2" + eol + "event: message" + eol + "data: {\"n\":2}" + eol + eol,
+				"data: {\"n\":2}" + eol + "retry: 500" + eol + "id: ev-2" + eol + eol)) {
+			// A CR ends a line at once: the blank line's CR dispatches, its LF is only the CRLF's end.
+			int dispatchedAt = second.length() - (eol.equals("\r\n") ? 1 : 0);
+			for (int cut = 0; cut <= second.length(); cut++) {
+				SseParser parser = parser(first + second.substring(0, cut));
+				List<String> ids = new ArrayList<>();
+				for (SseEvent e = parser.next(); e != null; e = parser.next()) {
+					ids.add(e.id());
+				}
+				String expected = (cut >= dispatchedAt) ? "ev-2" : "ev-1";
+				assertThat(parser.lastEventId()).as("cut after %d bytes of %s", cut, visible(second))
+					.isEqualTo(expected);
+				assertThat(ids).as("events dispatched, cut after %d bytes", cut)
+					.isEqualTo((cut >= dispatchedAt) ? List.of("ev-1", "ev-2") : List.of("ev-1"));
+			}
+		}
+	}
+
+	@Test
+	void aStreamCutBeforeItsFirstEventEndedHasNothingToResumeFrom() throws IOException {
+		String priming = "id: prime-1\ndata:\n\n";
+		for (int cut = 0; cut < priming.length(); cut++) {
+			SseParser parser = parser(priming.substring(0, cut));
+			assertThat(parser.next()).isNull();
+			assertThat(parser.lastEventId()).as("cut after %d bytes", cut).isNull();
+		}
+		SseParser whole = parser(priming);
+		assertThat(whole.next().hasData()).isFalse();
+		assertThat(whole.lastEventId()).isEqualTo("prime-1");
+	}
+
+	@Test
+	void anEventWithoutAnIdKeepsTheLastOneAndAnEmptyIdClearsIt() throws IOException {
+		SseParser parser = parser("id: a\ndata: 1\n\ndata: 2\n\nid:\ndata: 3\n\n");
+		assertThat(parser.next().id()).isEqualTo("a");
+		assertThat(parser.next().id()).isEqualTo("a");
+		assertThat(parser.lastEventId()).isEqualTo("a");
+		assertThat(parser.next().id()).isEmpty();
+		assertThat(parser.lastEventId()).isEmpty();
+	}
+
+	private static String visible(String text) {
+		return text.replace("\r", "\\r").replace("\n", "\\n");
 	}
 
 	private static List<SseEvent> parse(String body) throws IOException {

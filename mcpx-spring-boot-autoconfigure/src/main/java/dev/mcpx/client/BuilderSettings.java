@@ -1,0 +1,176 @@
+package dev.mcpx.client;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+
+import dev.mcpx.client.error.McpAuthChallenge;
+import dev.mcpx.client.error.McpAuthenticationException;
+import dev.mcpx.client.internal.assembly.ClientAssembly;
+import dev.mcpx.client.internal.assembly.ClientSettings;
+import dev.mcpx.client.internal.assembly.ClientSettings.RestClientOf;
+import dev.mcpx.client.internal.assembly.ClientSettings.RestClientOnFirstUse;
+import dev.mcpx.client.internal.assembly.ClientSettings.SharedJdkClient;
+import dev.mcpx.client.internal.recovery.CredentialsRefresh;
+import dev.mcpx.client.internal.session.InputAnswers;
+import dev.mcpx.client.internal.transport.stdio.LaunchSpec;
+import dev.mcpx.client.model.ProtocolEra;
+import dev.mcpx.client.recovery.DefaultReplayGate;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The companion of {@link McpClientBuilder}: the checks its setters make, each refusal an
+ * {@link IllegalArgumentException} naming the setting; and what it holds, settled into the
+ * settings a client is assembled from: defaults applied, the wire chosen, and the
+ * application's types adapted to the small internal interfaces the layers below take (see
+ * {@code docs/architecture.md}, "Layers"). Settled at {@link McpClientBuilder#build()}, so
+ * a builder changed afterwards changes no client built before.
+ */
+final class BuilderSettings {
+
+	private BuilderSettings() {
+	}
+
+	/** An upstream's name: what its logs, metrics and health are keyed by. */
+	static String validName(String name) {
+		if (name == null || name.isBlank()) {
+			throw new IllegalArgumentException("The upstream name must not be empty");
+		}
+		return name;
+	}
+
+	/**
+	 * The one check of an upstream's URL, for clients built in code and from properties
+	 * alike: the auto-configuration reports a refusal under the property that set the URL.
+	 */
+	static URI validUrl(String name, URI url) {
+		if (url == null) {
+			throw new IllegalArgumentException("The URL of MCP upstream '" + name + "' must be set");
+		}
+		String scheme = (url.getScheme() != null) ? url.getScheme().toLowerCase(Locale.ROOT) : "";
+		if (!scheme.equals("http") && !scheme.equals("https")) {
+			throw new IllegalArgumentException("The URL of MCP upstream '" + name + "' must use http or https, "
+					+ (scheme.isEmpty() ? "and has no scheme" : "not '" + scheme + "'"));
+		}
+		if (url.getHost() == null || url.getHost().isEmpty()) {
+			throw new IllegalArgumentException("The URL of MCP upstream '" + name + "' has no host");
+		}
+		if (url.getRawUserInfo() != null) {
+			// Credentials in a URL travel into logs and metrics tags; headers never do.
+			throw new IllegalArgumentException("The URL of MCP upstream '" + name
+					+ "' carries credentials (user-info); send them in a header instead");
+		}
+		return url;
+	}
+
+	static Duration positive(Duration value, String what) {
+		if (value == null || value.isZero() || value.isNegative()) {
+			throw new IllegalArgumentException("The " + what + " must be positive, was " + value);
+		}
+		return value;
+	}
+
+	static ClientSettings of(McpClientBuilder b) {
+		return new ClientSettings(b.name, wire(b),
+				(b.jsonMapper != null) ? b.jsonMapper : ClientAssembly.defaultJsonMapper(), b.clientInfo,
+				b.requestTimeout, b.handshakeTimeout, b.maxMessageBytes, fixedEra(b.protocol), b.recoveryPolicy,
+				(b.replayGate != null) ? b.replayGate : new DefaultReplayGate(b.recoveryPolicy), credentialsRefresh(b),
+				b.eventListeners, b.notificationListener::onNotification, inputAnswers(b),
+				(b.inputHandlerTimeout != null) ? b.inputHandlerTimeout : b.requestTimeout, b.serverLogLevel,
+				b.catalogueTtl, b.listenForChanges, b.keepaliveInterval, b.observationRegistry, b.clock);
+	}
+
+	/** The era configured, absent to detect it. */
+	private static @Nullable ProtocolEra fixedEra(ProtocolMode protocol) {
+		return switch (protocol) {
+			case LEGACY -> ProtocolEra.LEGACY;
+			case MODERN -> ProtocolEra.MODERN;
+			case AUTO -> null;
+		};
+	}
+
+	/**
+	 * Streamable HTTP to the URL, through the application's {@code RestClient} or straight
+	 * on a JDK client; or a stdio server process started from the command.
+	 */
+	private static ClientSettings.Wire wire(McpClientBuilder b) {
+		StdioCommand c = b.command;
+		if (c != null) {
+			return new ClientSettings.Stdio(new LaunchSpec(c.command(), c.args(), c.env(), c.workingDirectory(),
+					c.inheritEnv() ? null : StdioCommand.MINIMAL_ENVIRONMENT), b.restartPolicy);
+		}
+		URI url = Objects.requireNonNull(b.url, "url");
+		if (b.restClientBuilder != null) {
+			return new ClientSettings.Http(url, headers(b), new RestClientOf(b.restClientBuilder));
+		}
+		if (b.restClientBuilderOnFirstUse != null) {
+			return new ClientSettings.Http(url, headers(b), new RestClientOnFirstUse(b.restClientBuilderOnFirstUse));
+		}
+		// No application HTTP settings: a JDK client shared by every upstream with this
+		// connect timeout, built on first use.
+		Duration timeout = b.connectTimeout;
+		return new ClientSettings.Http(url, headers(b),
+				new SharedJdkClient(new JdkClientSettings(timeout), () -> McpHttpClients.newJdkClient(timeout)));
+	}
+
+	/** What a JDK client that a builder builds itself is made of: clients of equal settings are shared. */
+	private record JdkClientSettings(Duration connectTimeout) {
+	}
+
+	/** The headers every message carries: the fixed ones, the computed ones, the credentials. */
+	private static Consumer<HttpHeaders> headers(McpClientBuilder b) {
+		Map<String, String> fixedHeaders = Map.copyOf(b.headers);
+		Consumer<HttpHeaders> provider = b.headersProvider;
+		McpCredentials creds = b.credentials;
+		return (h) -> {
+			fixedHeaders.forEach(h::set);
+			provider.accept(h);
+			if (creds != null) {
+				creds.apply(h);
+			}
+		};
+	}
+
+	/** The application's credentials seen from the recovery layer, absent when there are none. */
+	private static @Nullable CredentialsRefresh credentialsRefresh(McpClientBuilder b) {
+		McpCredentials creds = b.credentials;
+		URI resource = b.url;
+		// the seam of refused credentials: the refusal's parsed challenge (status, scope,
+		// resource metadata); credentials without a notion of it refresh on 401 only. Only an
+		// HTTP upstream (one with a url) refuses credentials.
+		return (creds != null && resource != null) ? (refusal) -> creds.refresh(
+				(refusal instanceof McpAuthenticationException auth && auth.challenge() != null) ? auth.challenge()
+						: McpAuthChallenge.of(refusal.status(), resource))
+				: null;
+	}
+
+	/** The application's input handler seen from inside the client, absent when there is none. */
+	private static @Nullable InputAnswers inputAnswers(McpClientBuilder b) {
+		McpInputHandler handler = b.inputHandler;
+		if (handler == null) {
+			return null;
+		}
+		String upstream = b.name;
+		return new InputAnswers() {
+
+			@Override
+			public Set<String> methods() {
+				return handler.supportedMethods();
+			}
+
+			@Override
+			public JsonNode answer(String key, String method, @Nullable JsonNode params, String originalMethod) {
+				return handler.answer(new McpInputHandler.InputRequest(upstream, key, method, params, originalMethod));
+			}
+
+		};
+	}
+
+}
