@@ -30,10 +30,11 @@ class SpringAiStreamableServerInteropTest extends SpringAiServerInteropTest {
 	}
 
 	/**
-	 * Every event of this server's streams carries the session id as its {@code id:}, and a GET
-	 * with {@code Last-Event-ID} replays nothing (docs/interop.md, "Spring AI's MCP server"): a
-	 * stream cut after a complete event cannot be resumed from it, so no resumption is tried
-	 * and the read is sent again at once.
+	 * This server names the event of a response by the session id ({@code id:}), and a GET
+	 * with {@code Last-Event-ID} replays nothing (docs/interop.md, "Spring AI's MCP server"):
+	 * a stream cut after such an {@code id:} line, here after a complete event (the server's
+	 * ping) and inside the answer's, cannot be resumed, so no resumption is tried and the read
+	 * is sent again at once.
 	 */
 	@Test
 	@Disabled("such a stream is still resumed: a GET with Last-Event-ID that this server holds open without an answer")
