@@ -143,8 +143,9 @@ final class BuilderSettings {
 		McpCredentials creds = b.credentials;
 		URI resource = b.url;
 		// the seam of refused credentials: the refusal's parsed challenge (status, scope,
-		// resource metadata); credentials without a notion of it refresh on 401 only
-		return (creds != null) ? (refusal) -> creds.refresh(
+		// resource metadata); credentials without a notion of it refresh on 401 only. Only an
+		// HTTP upstream (one with a url) refuses credentials.
+		return (creds != null && resource != null) ? (refusal) -> creds.refresh(
 				(refusal instanceof McpAuthenticationException auth && auth.challenge() != null) ? auth.challenge()
 						: McpAuthChallenge.of(refusal.status(), resource))
 				: null;

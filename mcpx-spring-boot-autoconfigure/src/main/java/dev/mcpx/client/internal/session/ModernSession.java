@@ -2,6 +2,7 @@ package dev.mcpx.client.internal.session;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.io.Closeable;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -169,7 +170,7 @@ public final class ModernSession implements ProtocolSession {
 	}
 
 	@Override
-	public SessionState current() {
+	public @Nullable SessionState current() {
 		return this.state;
 	}
 
@@ -274,7 +275,7 @@ public final class ModernSession implements ProtocolSession {
 	}
 
 	/** A copy of the parameters with this client's request metadata (2026-07-28 basic §_meta). */
-	private ObjectNode withMeta(SessionState on, JsonNode params) {
+	private ObjectNode withMeta(SessionState on, @Nullable JsonNode params) {
 		ObjectNode withMeta = (params != null) ? ((ObjectNode) params).deepCopy() : this.exchange.jsonRpc().object();
 		ObjectNode meta = (withMeta.get(META) instanceof ObjectNode existing) ? existing : withMeta.putObject(META);
 		meta.put(META_PROTOCOL_VERSION, on.protocolVersion());
@@ -308,7 +309,7 @@ public final class ModernSession implements ProtocolSession {
 	 * The body value {@code Mcp-Name} mirrors: {@code params.name} of a tool call or prompt,
 	 * {@code params.uri} of a resource read.
 	 */
-	private static String mirroredName(String method, JsonNode params) {
+	private static @Nullable String mirroredName(String method, JsonNode params) {
 		return switch (method) {
 			case McpMethods.TOOLS_CALL, McpMethods.PROMPTS_GET -> params.path("name").asString(null);
 			case McpMethods.RESOURCES_READ -> params.path("uri").asString(null);
@@ -325,22 +326,21 @@ public final class ModernSession implements ProtocolSession {
 		if (code == null) {
 			return ex;
 		}
+		// the transport reads a code with its message, "" when the body had none
+		String message = Objects.requireNonNullElse(ex.jsonRpcMessage(), "");
 		if (code == McpUnsupportedVersionException.CODE) {
-			return new McpUnsupportedVersionException(this.settings.upstream(), method, ex.jsonRpcMessage(),
-					ex.jsonRpcData());
+			return new McpUnsupportedVersionException(this.settings.upstream(), method, message, ex.jsonRpcData());
 		}
 		if (code == McpHeaderMismatchException.CODE) {
-			return new McpHeaderMismatchException(this.settings.upstream(), method, ex.jsonRpcMessage(),
-					ex.jsonRpcData());
+			return new McpHeaderMismatchException(this.settings.upstream(), method, message, ex.jsonRpcData());
 		}
 		if (EraEvidence.isModernErrorCode(code) || (ex.status() == 404 && code == McpJsonRpcException.METHOD_NOT_FOUND)) {
-			return new McpJsonRpcException(this.settings.upstream(), method, code, ex.jsonRpcMessage(),
-					ex.jsonRpcData());
+			return new McpJsonRpcException(this.settings.upstream(), method, code, message, ex.jsonRpcData());
 		}
 		return ex;
 	}
 
-	private static String mutualVersion(List<String> supported) {
+	private static @Nullable String mutualVersion(List<String> supported) {
 		for (String version : SUPPORTED_VERSIONS) {
 			if (supported.contains(version)) {
 				return version;
