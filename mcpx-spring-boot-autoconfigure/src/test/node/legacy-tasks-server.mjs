@@ -31,6 +31,8 @@
 // (2025-11-25 §Input Required Status): first in the session that created it; a tasks/result for
 // it in another session (or after a restart) asks again there. The first answer to a key counts.
 // A client without the elicitation capability gets no question: the answer is taken as "cancel".
+// Each status change is announced to the session that created the task (notifications/tasks/status
+// on its GET stream, when open). tasks/result of a cancelled task answers -32603 (no result).
 //
 // Admin endpoints: those of legacy-server.mjs (counts, reset, executions, connections, forget
 // [sessions], mode {"expireEverySession"}, cut) and of task-common.mjs (tasks, forget-tasks,
@@ -72,9 +74,9 @@ const ASK_TIMEOUT_MS = 3_600_000;
 const counters = new Counters();
 const cuts = new Cuts(counters);
 const requestCuts = new RequestCuts(counters);
-const book = new TaskBook({ file: process.env.MCPX_TASK_STORE, log });
 /** sessionId -> { transport, server } */
 const sessions = new Map();
+const book = new TaskBook({ file: process.env.MCPX_TASK_STORE, onChange: task => announce(task), log });
 /** Unfinished /mcp responses, destroyed by /admin/forget {"abortStreams": true}. */
 const liveResponses = new Set();
 /** tools/call requests that carried `task`, per tool. */
@@ -184,6 +186,17 @@ class SharedTaskStore {
 }
 
 const taskStore = new SharedTaskStore();
+
+/**
+ * Tells the session that created a task of each change, as notifications/tasks/status on its GET
+ * stream when one is open (2025-11-25 §Task Status Notification: optional; the SDK's own task
+ * store wrapper, and so server-everything, sends them the same way).
+ */
+function announce(task) {
+	const session = task.sessionId ? sessions.get(task.sessionId) : undefined;
+	session?.server.server.notification({ method: 'notifications/tasks/status', params: legacyTask(task) })
+		.catch(err => log('status notification of task', task.taskId, 'failed:', err?.message ?? err));
+}
 
 function forgetQuestions(taskId) {
 	for (const mark of [...asked.keys()]) {

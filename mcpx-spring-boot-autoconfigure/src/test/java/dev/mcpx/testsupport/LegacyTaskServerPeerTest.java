@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * raw HTTP: its task store spans sessions (a task started in one session is polled, answered and
  * fetched from another, and from a restarted process with a file store), its executions are
  * counted once, and its hooks (a cut {@code tools/call} after the task was created, a cut
- * {@code tasks/get}, forgotten tasks) do what client tests need. Where it should agree with
+ * {@code tasks/get}, forgotten tasks) do what client tests need; status changes reach the creating
+ * session as {@code notifications/tasks/status}. Where it should agree with
  * {@code server-everything} (2025-11-25 basic/utilities/tasks: capabilities, the
  * {@code CreateTaskResult}, {@code tasks/get}, {@code tasks/cancel}, unknown tasks; both built on the
  * TypeScript SDK v1) one test drives both; the one place they differ on purpose is another
@@ -110,6 +111,21 @@ class LegacyTaskServerPeerTest {
 		JsonNode outcome = result.next(PATIENCE);
 		assertThat(outcome.at("/result/content/0/text").asString()).isEqualTo("Deleted f.txt");
 		assertThat(this.peer.counts().at("/executions/confirm_delete").asInt()).isEqualTo(1);
+	}
+
+	@Test
+	void statusChangesAreAnnouncedToTheSessionThatCreatedTheTask() throws Exception {
+		this.peer = NodePeer.start(NodePeer.LEGACY_TASKS);
+		String session = open(false);
+		RawRpc.SseStream stream = this.rpc.get(this.peer.url(), headers(session));
+		assertThat(stream.status()).isEqualTo(200);
+		String taskId = startTask(session, "delete_record", Map.of("id", "r5", "durationMs", 200)).at("/task/taskId").asString();
+		JsonNode status = stream.next(PATIENCE);
+		while (!status.at("/params/status").asString().equals("completed")) {
+			assertThat(status.path("method").asString()).isEqualTo("notifications/tasks/status");
+			status = stream.next(PATIENCE);
+		}
+		assertThat(status.at("/params/taskId").asString()).isEqualTo(taskId);
 	}
 
 	@Test
