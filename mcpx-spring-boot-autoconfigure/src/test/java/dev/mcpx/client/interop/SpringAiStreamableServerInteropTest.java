@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.event.McpRequestReissuedEvent;
+import dev.mcpx.client.event.McpStreamNotResumableEvent;
 import dev.mcpx.client.event.ReplayCause;
 import dev.mcpx.testsupport.SpringAiServerPeer.Mode;
 
@@ -46,6 +47,8 @@ class SpringAiStreamableServerInteropTest extends SpringAiServerInteropTest {
 			assertThat(this.proxy.lost()).isEqualTo(1);
 			assertThat(this.server.executions("echo_after_ping")).isEqualTo(2);
 			assertThat(this.server.resumptions()).isZero();
+			assertThat(events(McpStreamNotResumableEvent.class)).singleElement()
+				.satisfies((e) -> assertThat(e.method()).isEqualTo("tools/call"));
 			assertThat(events(McpRequestReissuedEvent.class)).singleElement()
 				.satisfies((e) -> assertThat(e.cause()).isEqualTo(ReplayCause.STREAM_LOST));
 		}
