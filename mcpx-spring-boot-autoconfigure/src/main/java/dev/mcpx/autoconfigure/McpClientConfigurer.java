@@ -9,7 +9,6 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.web.client.RestClient;
@@ -26,8 +25,6 @@ import dev.mcpx.client.McpClientBuilder;
  * defining its own clients can reuse the mapping.
  */
 public final class McpClientConfigurer {
-
-	private static final PropertyMapper map = PropertyMapper.get();
 
 	private final McpxUpstreams upstreams;
 
@@ -75,16 +72,18 @@ public final class McpClientConfigurer {
 
 	private McpClientBuilder builder(McpUpstreamSettings upstream) {
 		McpClientBuilder builder = transport(upstream);
-		map.from(upstream.protocol()).to(builder::protocol);
-		map.from(upstream.requestTimeout()).to(builder::requestTimeout);
-		map.from(upstream.handshakeTimeout()).to(builder::handshakeTimeout);
-		map.from(upstream.maxMessageBytes()).to(builder::maxMessageBytes);
-		map.from(upstream.catalogueTtl()).to(builder::catalogueTtl);
-		map.from(upstream.listenForChanges()).to(builder::listenForChanges);
-		map.from(upstream.keepaliveInterval()).to(builder::keepaliveInterval);
-		map.from(upstream.serverLogLevel())
-			.to((level) -> refusedAs(upstream.property("server-log-level"), () -> builder.serverLogLevel(level)));
-		map.from(upstream.recoveryPolicy()).to(builder::recoveryPolicy);
+		builder.protocol(upstream.protocol())
+			.requestTimeout(upstream.requestTimeout())
+			.handshakeTimeout(upstream.handshakeTimeout())
+			.maxMessageBytes(upstream.maxMessageBytes())
+			.catalogueTtl(upstream.catalogueTtl())
+			.listenForChanges(upstream.listenForChanges())
+			.keepaliveInterval(upstream.keepaliveInterval())
+			.recoveryPolicy(upstream.recoveryPolicy());
+		String serverLogLevel = upstream.serverLogLevel();
+		if (serverLogLevel != null) {
+			refusedAs(upstream.property("server-log-level"), () -> builder.serverLogLevel(serverLogLevel));
+		}
 		this.customizers.forEach((customizer) -> customizer.customize(upstream.name(), builder));
 		return builder;
 	}

@@ -24,7 +24,9 @@ import dev.mcpx.client.recovery.ToolReplay;
  * value wins, then {@code mcpx.defaults}, then the client's built-in default, which is
  * declared once in the client core ({@code McpClientBuilder.DEFAULT_*},
  * {@code RecoveryPolicy}, {@code ProcessRestartPolicy}) and shown in the configuration
- * metadata through {@code additional-spring-configuration-metadata.json}. Concerns other
+ * metadata through {@code additional-spring-configuration-metadata.json}. That rule is
+ * applied once per upstream, by {@link McpxUpstreams}, into its {@link McpUpstreamSettings},
+ * which is what everything else reads. Concerns other
  * than an upstream's connection get a nested class of their own ({@link Health}).
  */
 @ConfigurationProperties("mcpx")

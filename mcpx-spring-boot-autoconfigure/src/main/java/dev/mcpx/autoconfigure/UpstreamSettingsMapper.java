@@ -62,17 +62,16 @@ final class UpstreamSettingsMapper {
 	 */
 	McpUpstreamSettings map(String name, @Nullable Client client) {
 		McpUpstreamSettings.Builder settings = McpUpstreamSettings.builder(name);
-		Picker pick = new Picker(name, (client != null) ? client : new Client(), this.defaults, settings);
+		Picker pick = new Picker(McpUpstreamSettings.prefix(name), (client != null) ? client : new Client(),
+				this.defaults, settings);
 		if (client == null) {
 			// for its listing bound, as an HTTP upstream's; not checked, since no client is built from it
-			map.from(pick.of("connect-timeout", UpstreamSettings::getConnectTimeout))
-				.as(Setting::value)
-				.to(settings::connectTimeout);
+			map.from(pick.value("connect-timeout", UpstreamSettings::getConnectTimeout)).to(settings::connectTimeout);
 		}
 		else {
 			settings.transport(isStdio(pick, client) ? stdio(pick, client) : http(pick, client));
 		}
-		map.from(pick.of("protocol", UpstreamSettings::getProtocol)).as(Setting::value).to(settings::protocol);
+		map.from(pick.value("protocol", UpstreamSettings::getProtocol)).to(settings::protocol);
 		map.from(pick.of("request-timeout", UpstreamSettings::getRequestTimeout))
 			.as(UpstreamSettingsMapper::positive)
 			.to(settings::requestTimeout);
@@ -85,15 +84,11 @@ final class UpstreamSettingsMapper {
 		map.from(pick.of("catalogue-ttl", UpstreamSettings::getCatalogueTtl))
 			.as(UpstreamSettingsMapper::notNegative)
 			.to(settings::catalogueTtl);
-		map.from(pick.of("listen-for-changes", UpstreamSettings::getListenForChanges))
-			.as(Setting::value)
-			.to(settings::listenForChanges);
+		map.from(pick.value("listen-for-changes", UpstreamSettings::getListenForChanges)).to(settings::listenForChanges);
 		map.from(pick.of("keepalive-interval", UpstreamSettings::getKeepaliveInterval))
 			.as(UpstreamSettingsMapper::positive)
 			.to(settings::keepaliveInterval);
-		map.from(pick.of("server-log-level", UpstreamSettings::getServerLogLevel))
-			.as(Setting::value)
-			.to(settings::serverLogLevel);
+		map.from(pick.value("server-log-level", UpstreamSettings::getServerLogLevel)).to(settings::serverLogLevel);
 		settings.recoveryPolicy(recoveryPolicy(pick));
 		settings.springAi(springAi(pick));
 		return settings.build();
@@ -195,22 +190,20 @@ final class UpstreamSettingsMapper {
 
 	private static RecoveryPolicy recoveryPolicy(Picker pick) {
 		RecoveryPolicy.Builder policy = RecoveryPolicy.from(RecoveryPolicy.ofDefaults());
-		map.from(pick.of("recovery.session-expiry.enabled", (s) -> s.getRecovery().getSessionExpiry().getEnabled()))
-			.as(Setting::value)
+		map.from(pick.<Boolean>value("recovery.session-expiry.enabled",
+				(s) -> s.getRecovery().getSessionExpiry().getEnabled()))
 			.to(policy::sessionExpiry);
-		map.from(pick.of("recovery.session-expiry.on-bad-request",
+		map.from(pick.<Boolean>value("recovery.session-expiry.on-bad-request",
 				(s) -> s.getRecovery().getSessionExpiry().getOnBadRequest()))
-			.as(Setting::value)
 			.to(policy::expiryOnBadRequest);
-		map.from(pick.of("recovery.broken-stream.enabled", (s) -> s.getRecovery().getBrokenStream().getEnabled()))
-			.as(Setting::value)
+		map.from(pick.<Boolean>value("recovery.broken-stream.enabled",
+				(s) -> s.getRecovery().getBrokenStream().getEnabled()))
 			.to(policy::brokenStream);
 		map.from(pick.of("recovery.broken-stream.resumption-attempts",
 				(s) -> s.getRecovery().getBrokenStream().getResumptionAttempts()))
 			.as(UpstreamSettingsMapper::notNegativeCount)
 			.to(policy::resumptionAttempts);
-		map.from(pick.of("recovery.trust-annotations", (s) -> s.getRecovery().getTrustAnnotations()))
-			.as(Setting::value)
+		map.from(pick.<Boolean>value("recovery.trust-annotations", (s) -> s.getRecovery().getTrustAnnotations()))
 			.to(policy::trustAnnotations);
 		Map<String, ToolReplay> tools = new LinkedHashMap<>(pick.defaults().getRecovery().getTools());
 		tools.putAll(pick.own().getRecovery().getTools());
@@ -220,9 +213,9 @@ final class UpstreamSettingsMapper {
 	private static SpringAi springAi(Picker pick) {
 		McpxProperties.SpringAi own = pick.own().getSpringAi();
 		McpxProperties.SpringAi defaults = pick.defaults().getSpringAi();
-		String prefix = orBuiltIn(pick.of("spring-ai.tool-prefix", (s) -> s.getSpringAi().getToolPrefix()),
-				Setting::value, "");
-		Expose expose = orBuiltIn(pick.of("spring-ai.expose", (s) -> s.getSpringAi().getExpose()), Setting::value,
+		String prefix = Objects.requireNonNullElse(
+				pick.value("spring-ai.tool-prefix", (s) -> s.getSpringAi().getToolPrefix()), "");
+		Expose expose = Objects.requireNonNullElse(pick.value("spring-ai.expose", (s) -> s.getSpringAi().getExpose()),
 				Expose.ALL);
 		List<String> include = own.getInclude().isEmpty() ? defaults.getInclude() : own.getInclude();
 		List<String> exclude = new ArrayList<>(defaults.getExclude());
@@ -314,10 +307,12 @@ final class UpstreamSettingsMapper {
 	 * none (the built-in default the settings start from stands), and records where it came
 	 * from.
 	 */
-	private record Picker(String name, UpstreamSettings own, Defaults defaults, McpUpstreamSettings.Builder settings) {
+	private record Picker(String prefix, UpstreamSettings own, Defaults defaults,
+			McpUpstreamSettings.Builder settings) {
 
-		String prefix() {
-			return McpUpstreamSettings.prefix(this.name);
+		<T> @Nullable T value(String key, Function<UpstreamSettings, @Nullable T> getter) {
+			Setting<T> setting = of(key, getter);
+			return (setting != null) ? setting.value() : null;
 		}
 
 		<T> @Nullable Setting<T> of(String key, Function<UpstreamSettings, @Nullable T> getter) {
