@@ -225,7 +225,7 @@ class EraDetectionWireTest {
 			.hasMessageContaining("server/discover failed with HTTP 500")
 			.hasMessageContaining("does not speak 2026-07-28")
 			.hasMessageContaining("auto or legacy");
-		assertThat(posts("initialize")).isEmpty();
+		assertThat(wire.posts("initialize")).isEmpty();
 	}
 
 	// --- no answer is no evidence ------------------------------------------------------------------
