@@ -215,6 +215,19 @@ class EraDetectionWireTest {
 		assertThat(wire.posts("tools/call")).isEmpty();
 	}
 
+	@Test
+	void aClientPinnedToModernMeetingALegacyAnswerIsToldWhatItWasAndToUseAutoOrLegacy() {
+		wire.stubFor(method("server/discover").willReturn(legacyAnswer("500-serialized-exception")));
+		stubLegacy(wire);
+		McpClient modern = client(wire.baseUrl() + "/mcp", (b) -> b.protocol(ProtocolMode.MODERN));
+
+		assertThatThrownBy(modern::listTools).isInstanceOf(McpProtocolException.class)
+			.hasMessageContaining("server/discover failed with HTTP 500")
+			.hasMessageContaining("does not speak 2026-07-28")
+			.hasMessageContaining("auto or legacy");
+		assertThat(wire.posts("initialize")).isEmpty();
+	}
+
 	// --- no answer is no evidence ------------------------------------------------------------------
 
 	@Test
