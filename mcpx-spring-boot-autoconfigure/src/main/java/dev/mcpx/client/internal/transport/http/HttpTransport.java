@@ -342,14 +342,14 @@ public final class HttpTransport implements McpTransport {
 				throw new McpProtocolException(this.upstream, method + "'s event stream: " + ex.getMessage(), null);
 			}
 			catch (IOException ex) {
-				throw broken("the event stream failed: " + ex.getMessage(), ex, id, parser, retry,
-						namedBySession || named(parser.lastIdField(), sessionId));
+				throw BrokenStreams.of("the event stream failed: " + ex.getMessage(), ex, id, parser, retry,
+						namedBySession || BrokenStreams.named(parser.lastIdField(), sessionId));
 			}
 			if (event == null) {
-				throw broken("the event stream ended before the response", null, id, parser, retry,
-						namedBySession || named(parser.lastIdField(), sessionId));
+				throw BrokenStreams.of("the event stream ended before the response", null, id, parser, retry,
+						namedBySession || BrokenStreams.named(parser.lastIdField(), sessionId));
 			}
-			namedBySession = namedBySession || named(event.id(), sessionId);
+			namedBySession = namedBySession || BrokenStreams.named(event.id(), sessionId);
 			if (event.retryMillis() >= 0) {
 				retry = event.retryMillis();
 			}
@@ -369,35 +369,6 @@ public final class HttpTransport implements McpTransport {
 				inbound.receive(message);
 			}
 		}
-	}
-
-	private static boolean named(@Nullable String eventId, @Nullable String sessionId) {
-		return sessionId != null && sessionId.equals(eventId);
-	}
-
-	/**
-	 * A stream that broke before its response, with where to resume it: from the last complete
-	 * event's id, unless the stream's ids cannot name a point in it. Ids that repeat, or a
-	 * server that names events by the session id (Spring AI's server gives the events of its
-	 * responses that id, even the one cut), would make the server replay nothing while the
-	 * caller waits for the resumption's patience; such a stream is handled at once as one
-	 * without ids (2025-11-25 basic/transports §Resumability and Redelivery, rule 1: event ids
-	 * are unique across the session's streams). An empty id names nothing either (WHATWG HTML
-	 * §9.2.6: no {@code Last-Event-ID} is sent then).
-	 */
-	private static StreamBrokenException broken(String message, @Nullable Throwable cause, long id, SseParser parser,
-			long retry, boolean namedBySession) {
-		String lastEventId = parser.lastEventId();
-		if (lastEventId == null || lastEventId.isEmpty()) {
-			return new StreamBrokenException(message, cause, null);
-		}
-		String notResumable = namedBySession ? "its event ids are the session id"
-				: parser.idsRepeat() ? "its event ids repeat" : null;
-		if (notResumable != null) {
-			return new StreamBrokenException(message + "; not resumed: " + notResumable, cause, null, false,
-					notResumable);
-		}
-		return new StreamBrokenException(message, cause, new Resumption(id, lastEventId, retry));
 	}
 
 	/**
