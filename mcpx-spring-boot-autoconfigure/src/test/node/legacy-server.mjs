@@ -44,7 +44,6 @@
 //     {"code":-32001,"message":"Session not found"},"id":null};
 //   - any other request without Mcp-Session-Id -> 400 -32000 "Bad Request: No valid session ID provided".
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -53,17 +52,15 @@ import { z } from 'zod';
 import {
 	Counters,
 	Cuts,
-	handleAdmin,
-	installLifecycle,
-	listen,
 	log,
 	messagesOf,
 	parseArgs,
 	readBody,
 	sendJson,
 	sendSessionNotFound,
-	trackConnection,
-	tagFrom
+	serveMcp,
+	tagFrom,
+	trackConnection
 } from './peer-common.mjs';
 
 const { port, flags } = parseArgs();
@@ -309,10 +306,11 @@ async function handleMcp(req, res) {
 	});
 }
 
-const httpServer = createServer(async (req, res) => {
-	try {
-		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-		if (url.pathname === '/admin/add-tool' && req.method === 'POST') {
+serveMcp({
+	port,
+	flags,
+	routes: {
+		'POST /admin/add-tool': async (req, res) => {
 			const { name } = JSON.parse((await readBody(req)) || '{}');
 			if (typeof name !== 'string' || addedTools.includes(name)) {
 				sendJson(res, 400, { error: 'body must be {"name": "<new tool>"}' });
@@ -324,65 +322,45 @@ const httpServer = createServer(async (req, res) => {
 				registerAddedTool(server, name);
 			}
 			sendJson(res, 200, { ok: true, sessions: sessions.size });
-			return;
 		}
-		const admin = await handleAdmin(req, res, url, {
-			counters,
-			cuts,
-			counts: () => counters.snapshot({ sessionsLive: sessions.size }),
-			forget: async body => {
-				if (body.abortStreams === true) {
-					for (const res of liveResponses) {
-						res.socket?.destroy();
-					}
+	},
+	admin: {
+		counters,
+		cuts,
+		counts: () => counters.snapshot({ sessionsLive: sessions.size }),
+		forget: async body => {
+			if (body.abortStreams === true) {
+				for (const res of liveResponses) {
+					res.socket?.destroy();
 				}
-				const ids = [...sessions.keys()];
-				await Promise.all(ids.map(dropSession));
-				return ids.length;
-			},
-			mode: body => {
-				if (typeof body.expireEverySession === 'boolean') {
-					expireEverySession = body.expireEverySession;
-				}
-				return { expireEverySession };
-			},
-			// {"kind": "tools" | "prompts" | "resources"}: every live session's server announces a change
-			changed: async body => {
-				let notified = 0;
-				for (const { server } of sessions.values()) {
-					if (body.kind === 'prompts') {
-						server.sendPromptListChanged();
-					}
-					else if (body.kind === 'resources') {
-						server.sendResourceListChanged();
-					}
-					else {
-						server.sendToolListChanged();
-					}
-					notified++;
-				}
-				return notified;
 			}
-		});
-		if (admin) {
-			return;
+			const ids = [...sessions.keys()];
+			await Promise.all(ids.map(dropSession));
+			return ids.length;
+		},
+		mode: body => {
+			if (typeof body.expireEverySession === 'boolean') {
+				expireEverySession = body.expireEverySession;
+			}
+			return { expireEverySession };
+		},
+		// {"kind": "tools" | "prompts" | "resources"}: every live session's server announces a change
+		changed: async body => {
+			let notified = 0;
+			for (const { server } of sessions.values()) {
+				if (body.kind === 'prompts') {
+					server.sendPromptListChanged();
+				}
+				else if (body.kind === 'resources') {
+					server.sendResourceListChanged();
+				}
+				else {
+					server.sendToolListChanged();
+				}
+				notified++;
+			}
+			return notified;
 		}
-		if (url.pathname !== '/mcp') {
-			sendJson(res, 404, { error: 'not found' });
-			return;
-		}
-		await handleMcp(req, res);
-	}
-	catch (err) {
-		log('request failed', err?.stack ?? err);
-		if (!res.headersSent) {
-			sendJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: String(err?.message ?? err) }, id: null });
-		}
-		else {
-			res.destroy();
-		}
-	}
+	},
+	handleMcp
 });
-
-installLifecycle(flags);
-listen(httpServer, port);

@@ -31,6 +31,8 @@
 // (2025-11-25 §Input Required Status): first in the session that created it; a tasks/result for
 // it in another session (or after a restart) asks again there. The first answer to a key counts.
 // A client without the elicitation capability gets no question: the answer is taken as "cancel".
+// Each status change is announced to the session that created the task (notifications/tasks/status
+// on its GET stream, when open). tasks/result of a cancelled task answers -32603 (no result).
 //
 // Admin endpoints: those of legacy-server.mjs (counts, reset, executions, connections, forget
 // [sessions], mode {"expireEverySession"}, cut) and of task-common.mjs (tasks, forget-tasks,
@@ -38,7 +40,6 @@
 // with MCPX_TASK_STORE), `tasks` (count per status) and `augmented` (tools/call requests that
 // carried `task`, per tool).
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 
 import { InMemoryTaskMessageQueue } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -49,15 +50,13 @@ import { z } from 'zod';
 import {
 	Counters,
 	Cuts,
-	handleAdmin,
-	installLifecycle,
-	listen,
 	log,
 	messagesOf,
 	parseArgs,
 	readBody,
 	sendJson,
 	sendSessionNotFound,
+	serveMcp,
 	tagFrom,
 	trackConnection
 } from './peer-common.mjs';
@@ -72,9 +71,9 @@ const ASK_TIMEOUT_MS = 3_600_000;
 const counters = new Counters();
 const cuts = new Cuts(counters);
 const requestCuts = new RequestCuts(counters);
-const book = new TaskBook({ file: process.env.MCPX_TASK_STORE, log });
 /** sessionId -> { transport, server } */
 const sessions = new Map();
+const book = new TaskBook({ file: process.env.MCPX_TASK_STORE, onChange: task => announce(task), log });
 /** Unfinished /mcp responses, destroyed by /admin/forget {"abortStreams": true}. */
 const liveResponses = new Set();
 /** tools/call requests that carried `task`, per tool. */
@@ -184,6 +183,17 @@ class SharedTaskStore {
 }
 
 const taskStore = new SharedTaskStore();
+
+/**
+ * Tells the session that created a task of each change, as notifications/tasks/status on its GET
+ * stream when one is open (2025-11-25 §Task Status Notification: optional; the SDK's own task
+ * store wrapper, and so server-everything, sends them the same way).
+ */
+function announce(task) {
+	const session = task.sessionId ? sessions.get(task.sessionId) : undefined;
+	session?.server.server.notification({ method: 'notifications/tasks/status', params: legacyTask(task) })
+		.catch(err => log('status notification of task', task.taskId, 'failed:', err?.message ?? err));
+}
 
 function forgetQuestions(taskId) {
 	for (const mark of [...asked.keys()]) {
@@ -471,63 +481,6 @@ async function handleMcp(req, res) {
 	await session.transport.handleRequest(req, res, body);
 }
 
-const httpServer = createServer(async (req, res) => {
-	try {
-		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-		if (url.pathname === '/admin/reset' && req.method === 'POST') {
-			book.resetExecutions();
-			requestCuts.reset();
-			augmented = {};
-		}
-		if (await handleTaskAdmin(req, res, url, { book, requestCuts })) {
-			return;
-		}
-		const admin = await handleAdmin(req, res, url, {
-			counters,
-			cuts,
-			counts: () => counters.snapshot({
-				sessionsLive: sessions.size,
-				executions: book.executionCounts(),
-				tasks: book.statusCounts(),
-				augmented
-			}),
-			forget: async body => {
-				if (body.abortStreams === true) {
-					for (const live of liveResponses) {
-						live.socket?.destroy();
-					}
-				}
-				const ids = [...sessions.keys()];
-				await Promise.all(ids.map(dropSession));
-				return ids.length;
-			},
-			mode: body => {
-				if (typeof body.expireEverySession === 'boolean') {
-					expireEverySession = body.expireEverySession;
-				}
-				return { expireEverySession };
-			}
-		});
-		if (admin) {
-			return;
-		}
-		if (url.pathname !== '/mcp') {
-			sendJson(res, 404, { error: 'not found' });
-			return;
-		}
-		await handleMcp(req, res);
-	}
-	catch (err) {
-		log('request failed', err?.stack ?? err);
-		if (!res.headersSent) {
-			sendJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: String(err?.message ?? err) }, id: null });
-		}
-		else {
-			res.destroy();
-		}
-	}
-});
-
 // A task that ended while a question of it was pending needs no answer any more.
 setInterval(() => {
 	for (const mark of [...asked.keys()]) {
@@ -538,5 +491,40 @@ setInterval(() => {
 	}
 }, 1000).unref();
 
-installLifecycle(flags);
-listen(httpServer, port);
+serveMcp({
+	port,
+	flags,
+	handle: (req, res, url) => handleTaskAdmin(req, res, url, { book, requestCuts }),
+	admin: {
+		counters,
+		cuts,
+		counts: () => counters.snapshot({
+			sessionsLive: sessions.size,
+			executions: book.executionCounts(),
+			tasks: book.statusCounts(),
+			augmented
+		}),
+		forget: async body => {
+			if (body.abortStreams === true) {
+				for (const live of liveResponses) {
+					live.socket?.destroy();
+				}
+			}
+			const ids = [...sessions.keys()];
+			await Promise.all(ids.map(dropSession));
+			return ids.length;
+		},
+		mode: body => {
+			if (typeof body.expireEverySession === 'boolean') {
+				expireEverySession = body.expireEverySession;
+			}
+			return { expireEverySession };
+		},
+		reset: () => {
+			book.resetExecutions();
+			requestCuts.reset();
+			augmented = {};
+		}
+	},
+	handleMcp
+});

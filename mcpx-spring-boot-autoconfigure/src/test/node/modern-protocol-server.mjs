@@ -17,14 +17,13 @@
 //   GET  /admin/protocol -> {"elicitations": [answers], "progressSent": n, "cancelled": n,
 //                            "completed": {"<tool>": n}, "listens": [notification filters]}
 //   POST /admin/touch    -> publishes notifications/resources/updated for demo://counter
-import { createServer } from 'node:http';
 
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import { Counters, Cuts, handleAdmin, installLifecycle, listen, log, messagesOf, parseArgs, readBody, sendJson,
-	trackConnection } from './peer-common.mjs';
+import { Counters, Cuts, log, messagesOf, parseArgs, readBody, sendJson, serveMcp, trackConnection }
+	from './peer-common.mjs';
 
 const { port, flags } = parseArgs();
 const counters = new Counters();
@@ -154,42 +153,17 @@ async function handleMcp(req, res) {
 	await nodeHandler(req, res, body);
 }
 
-const httpServer = createServer(async (req, res) => {
-	try {
-		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-		if (url.pathname === '/admin/protocol' && req.method === 'GET') {
-			sendJson(res, 200, seen);
-			return;
-		}
-		if (url.pathname === '/admin/touch' && req.method === 'POST') {
+serveMcp({
+	port,
+	flags,
+	routes: {
+		'GET /admin/protocol': (req, res) => sendJson(res, 200, seen),
+		'POST /admin/touch': (req, res) => {
 			counterValue++;
 			mcpHandler.notify.resourceUpdated(COUNTER_URI);
 			sendJson(res, 200, { ok: true });
-			return;
 		}
-		if (url.pathname === '/admin/reset' && req.method === 'POST') {
-			resetSeen();
-		}
-		const admin = await handleAdmin(req, res, url, { counters, cuts, counts: () => counters.snapshot() });
-		if (admin) {
-			return;
-		}
-		if (url.pathname !== '/mcp') {
-			sendJson(res, 404, { error: 'not found' });
-			return;
-		}
-		await handleMcp(req, res);
-	}
-	catch (err) {
-		log('request failed', err?.stack ?? err);
-		if (!res.headersSent) {
-			sendJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: String(err?.message ?? err) }, id: null });
-		}
-		else {
-			res.destroy();
-		}
-	}
+	},
+	admin: { counters, cuts, counts: () => counters.snapshot(), reset: resetSeen },
+	handleMcp
 });
-
-installLifecycle(flags);
-listen(httpServer, port);

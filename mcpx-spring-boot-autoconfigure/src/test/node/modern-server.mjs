@@ -27,7 +27,6 @@
 //                        of the tool run their body, then the HTTP response is destroyed before
 //                        the JSON-RPC response is written (see Cuts in peer-common.mjs)
 //   POST /admin/forget, POST /admin/mode -> 501 (there are no sessions in this era)
-import { createServer } from 'node:http';
 
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
@@ -36,16 +35,14 @@ import { z } from 'zod';
 import {
 	Counters,
 	Cuts,
-	handleAdmin,
-	installLifecycle,
-	listen,
 	log,
 	messagesOf,
 	parseArgs,
 	readBody,
 	sendJson,
-	trackConnection,
-	tagFrom
+	serveMcp,
+	tagFrom,
+	trackConnection
 } from './peer-common.mjs';
 
 const { port, flags } = parseArgs();
@@ -181,33 +178,9 @@ async function handleMcp(req, res) {
 	await nodeHandler(req, res, body);
 }
 
-const httpServer = createServer(async (req, res) => {
-	try {
-		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-		const admin = await handleAdmin(req, res, url, {
-			counters,
-			cuts,
-			counts: () => counters.snapshot({ sessionsLive: 0 })
-		});
-		if (admin) {
-			return;
-		}
-		if (url.pathname !== '/mcp') {
-			sendJson(res, 404, { error: 'not found' });
-			return;
-		}
-		await handleMcp(req, res);
-	}
-	catch (err) {
-		log('request failed', err?.stack ?? err);
-		if (!res.headersSent) {
-			sendJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: String(err?.message ?? err) }, id: null });
-		}
-		else {
-			res.destroy();
-		}
-	}
+serveMcp({
+	port,
+	flags,
+	admin: { counters, cuts, counts: () => counters.snapshot({ sessionsLive: 0 }) },
+	handleMcp
 });
-
-installLifecycle(flags);
-listen(httpServer, port);

@@ -1,8 +1,10 @@
-// Shared plumbing of the mcpx Node test peers (legacy-server.mjs, modern-server.mjs):
-// argument parsing, request counting, the admin endpoints, the "cut" fault injection
-// and the process lifecycle. Nothing in here is MCP-SDK specific.
+// Shared plumbing of the mcpx Node test peers over HTTP (legacy-server.mjs, modern-server.mjs,
+// protocol-server.mjs, modern-protocol-server.mjs): argument parsing, request counting, the
+// admin endpoints, the "cut" fault injection, the request router (serveMcp) and the process
+// lifecycle. Nothing in here is MCP-SDK specific.
 
 import { appendFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 
 /**
  * Optional append-only event log (one JSON object per line), named by the environment
@@ -344,9 +346,10 @@ function watchFirstWrite(res) {
 
 /**
  * Handles `/admin/*`. Returns true when the request was an admin request.
- * The concrete peer supplies counts(), and optionally forget(body), mode(body) and changed(body).
+ * The concrete peer supplies counts(), and optionally forget(body), mode(body), changed(body)
+ * and reset() (what else the peer forgets on POST /admin/reset).
  */
-export async function handleAdmin(req, res, url, { counters, cuts, counts, forget, mode, changed }) {
+export async function handleAdmin(req, res, url, { counters, cuts, counts, forget, mode, changed, reset }) {
 	if (!url.pathname.startsWith('/admin/')) {
 		return false;
 	}
@@ -366,6 +369,7 @@ export async function handleAdmin(req, res, url, { counters, cuts, counts, forge
 			sendJson(res, 200, { open: [...mcpSockets].filter(s => !s.destroyed).length });
 		}
 		else if (op === 'reset' && req.method === 'POST') {
+			reset?.();
 			counters.reset();
 			cuts.reset();
 			sendJson(res, 200, { ok: true });
@@ -413,6 +417,50 @@ export async function handleAdmin(req, res, url, { counters, cuts, counts, forge
 		}
 	}
 	return true;
+}
+
+/**
+ * Serves a peer on 127.0.0.1 at `port` and prints the `LISTENING <port>` line: the peer's own
+ * `routes` first (keyed by method and path, for example `'POST /admin/touch'`), then its own
+ * `handle(req, res, url)` if it has one (true when it answered), then the admin endpoints
+ * (`handleAdmin` with the `admin` options), then `/mcp` through `handleMcp(req, res)`; any other
+ * path is 404. A request that throws is answered 500 with a JSON-RPC error, or its connection
+ * destroyed when the response had begun. Exits as `installLifecycle(flags)` says.
+ */
+export function serveMcp({ port, flags, routes = {}, handle, admin, handleMcp }) {
+	const httpServer = createServer(async (req, res) => {
+		try {
+			const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+			const route = routes[`${req.method} ${url.pathname}`];
+			if (route) {
+				await route(req, res, url);
+				return;
+			}
+			if (handle && await handle(req, res, url)) {
+				return;
+			}
+			if (await handleAdmin(req, res, url, admin)) {
+				return;
+			}
+			if (url.pathname !== '/mcp') {
+				sendJson(res, 404, { error: 'not found' });
+				return;
+			}
+			await handleMcp(req, res);
+		}
+		catch (err) {
+			log('request failed', err?.stack ?? err);
+			if (!res.headersSent) {
+				sendJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: String(err?.message ?? err) }, id: null });
+			}
+			else {
+				res.destroy();
+			}
+		}
+	});
+	installLifecycle(flags);
+	listen(httpServer, port);
+	return httpServer;
 }
 
 /** Exits when stdin closes (the parent died) and on SIGTERM/SIGINT, unless --ignore-stdin is given. */

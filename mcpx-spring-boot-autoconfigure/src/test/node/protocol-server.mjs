@@ -24,7 +24,6 @@
 //                            "logLevels": {"<session prefix>": level}}
 //   POST /admin/touch   -> {"notified": n}
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
@@ -39,8 +38,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
-import { Counters, Cuts, handleAdmin, installLifecycle, listen, log, messagesOf, parseArgs, readBody, sendJson,
-	sendSessionNotFound, trackConnection } from './peer-common.mjs';
+import { Counters, Cuts, log, messagesOf, parseArgs, readBody, sendJson, sendSessionNotFound, serveMcp,
+	trackConnection } from './peer-common.mjs';
 
 const { port, flags } = parseArgs();
 const counters = new Counters();
@@ -284,15 +283,15 @@ async function handleMcp(req, res) {
 	sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: No valid session ID provided' }, id: null });
 }
 
-const httpServer = createServer(async (req, res) => {
-	try {
-		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-		if (url.pathname === '/admin/protocol' && req.method === 'GET') {
+serveMcp({
+	port,
+	flags,
+	routes: {
+		'GET /admin/protocol': (req, res) => {
 			const { subscribed, ...rest } = seen;
 			sendJson(res, 200, { ...rest, subscribedSessions: subscribed.size });
-			return;
-		}
-		if (url.pathname === '/admin/touch' && req.method === 'POST') {
+		},
+		'POST /admin/touch': async (req, res) => {
 			counterValue++;
 			let notified = 0;
 			for (const { server, subscriptions } of sessions.values()) {
@@ -302,40 +301,18 @@ const httpServer = createServer(async (req, res) => {
 				}
 			}
 			sendJson(res, 200, { notified });
-			return;
 		}
-		if (url.pathname === '/admin/reset' && req.method === 'POST') {
-			resetSeen();
-		}
-		const admin = await handleAdmin(req, res, url, {
-			counters,
-			cuts,
-			counts: () => counters.snapshot({ sessionsLive: sessions.size }),
-			forget: async () => {
-				const ids = [...sessions.keys()];
-				await Promise.all(ids.map(dropSession));
-				return ids.length;
-			}
-		});
-		if (admin) {
-			return;
-		}
-		if (url.pathname !== '/mcp') {
-			sendJson(res, 404, { error: 'not found' });
-			return;
-		}
-		await handleMcp(req, res);
-	}
-	catch (err) {
-		log('request failed', err?.stack ?? err);
-		if (!res.headersSent) {
-			sendJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: String(err?.message ?? err) }, id: null });
-		}
-		else {
-			res.destroy();
-		}
-	}
+	},
+	admin: {
+		counters,
+		cuts,
+		counts: () => counters.snapshot({ sessionsLive: sessions.size }),
+		forget: async () => {
+			const ids = [...sessions.keys()];
+			await Promise.all(ids.map(dropSession));
+			return ids.length;
+		},
+		reset: resetSeen
+	},
+	handleMcp
 });
-
-installLifecycle(flags);
-listen(httpServer, port);

@@ -43,18 +43,15 @@
 // task-common.mjs (tasks, forget-tasks, finish, cut-request). /admin/counts reports `executions`
 // from the task book (kept across restarts with MCPX_TASK_STORE) and `tasks` (count per status).
 // POST /admin/cut {"tool": ...} cuts a tools/call after its task was created (or its direct run ended).
-import { createServer } from 'node:http';
 
 import {
 	Counters,
 	Cuts,
-	handleAdmin,
-	installLifecycle,
-	listen,
 	log,
 	parseArgs,
 	readBody,
 	sendJson,
+	serveMcp,
 	trackConnection
 } from './peer-common.mjs';
 import { PROGRAMS, RequestCuts, TaskBook, handleTaskAdmin, pollIntervalFromArgs, ttlFromArgs } from './task-common.mjs';
@@ -516,40 +513,18 @@ async function handleMcp(req, res) {
 	}
 }
 
-const httpServer = createServer(async (req, res) => {
-	try {
-		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-		if (url.pathname === '/admin/reset' && req.method === 'POST') {
+serveMcp({
+	port,
+	flags,
+	handle: (req, res, url) => handleTaskAdmin(req, res, url, { book, requestCuts }),
+	admin: {
+		counters,
+		cuts,
+		counts: () => counters.snapshot({ executions: book.executionCounts(), tasks: book.statusCounts() }),
+		reset: () => {
 			book.resetExecutions();
 			requestCuts.reset();
 		}
-		if (await handleTaskAdmin(req, res, url, { book, requestCuts })) {
-			return;
-		}
-		const admin = await handleAdmin(req, res, url, {
-			counters,
-			cuts,
-			counts: () => counters.snapshot({ executions: book.executionCounts(), tasks: book.statusCounts() })
-		});
-		if (admin) {
-			return;
-		}
-		if (url.pathname !== '/mcp') {
-			sendJson(res, 404, { error: 'not found' });
-			return;
-		}
-		await handleMcp(req, res);
-	}
-	catch (err) {
-		log('request failed', err?.stack ?? err);
-		if (!res.headersSent) {
-			sendJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: String(err?.message ?? err) }, id: null });
-		}
-		else {
-			res.destroy();
-		}
-	}
+	},
+	handleMcp
 });
-
-installLifecycle(flags);
-listen(httpServer, port);

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.LongAdder;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An MCP endpoint whose own cost is negligible: the JDK's {@link HttpServer} answering the
@@ -272,7 +273,7 @@ final class FixedUpstream implements Upstream {
 	}
 
 	/** The string value after the first occurrence of a key, or {@code null}. */
-	private static String stringValue(byte[] body, byte[] key) {
+	private static @Nullable String stringValue(byte[] body, byte[] key) {
 		int at = valueStart(body, key);
 		if (at < 0 || body[at] != '"') {
 			return null;

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -186,7 +187,7 @@ public final class ManyUpstreams {
 	}
 
 	/** N upstreams, at the given ports in turn, or all at a port that refuses connections. */
-	private static Map<String, Object> urls(int n, String[] ports) {
+	private static Map<String, Object> urls(int n, String @Nullable [] ports) {
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("spring.main.banner-mode", "off");
 		for (int i = 0; i < n; i++) {

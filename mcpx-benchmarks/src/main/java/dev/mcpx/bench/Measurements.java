@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What JMH does not measure well, in one plain JVM: client-side allocation and threads
  * started per call, recovery after a session expiry, the {@code initialize} count of a
@@ -458,7 +460,7 @@ public final class Measurements {
 
 		final List<String> failureText = new ArrayList<>();
 
-		void record(long nanos, RuntimeException failure) {
+		void record(long nanos, @Nullable RuntimeException failure) {
 			this.slowestNanos.accumulateAndGet(nanos, Math::max);
 			if (nanos >= TimeUnit.SECONDS.toNanos(1)) {
 				this.overOneSecond.incrementAndGet();
@@ -474,7 +476,7 @@ public final class Measurements {
 	}
 
 	/** One round of callers released at once; a {@code null} tally counts nothing. */
-	private static void stormRound(Contender contender, int callers, StormTally tally) throws Exception {
+	private static void stormRound(Contender contender, int callers, @Nullable StormTally tally) throws Exception {
 		CyclicBarrier start = new CyclicBarrier(callers);
 		CountDownLatch done = new CountDownLatch(callers);
 		for (int i = 0; i < callers; i++) {

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Interleaved rounds: every contender in a {@link Worker} JVM of its own, all against one
@@ -66,7 +67,7 @@ public final class Rounds {
 		out.put("latency_seconds", Double.parseDouble(latency));
 		out.put("throughput_seconds", Double.parseDouble(throughput));
 		out.put("throughput_threads", Integer.parseInt(threads));
-		try (Upstream upstream = Upstream.start(options.get("upstream"))) {
+		try (Upstream upstream = Upstream.start(Objects.requireNonNull(options.get("upstream"), "--upstream"))) {
 			Map<String, Child> workers = new LinkedHashMap<>();
 			try {
 				for (Map.Entry<String, String> contender : contenders.entrySet()) {
@@ -101,7 +102,7 @@ public final class Rounds {
 						// client's own threads) before the next one measures.
 						Thread.sleep(500);
 						String answer = worker.getValue().ask(round);
-						perRound.get(worker.getKey()).add(new Measurements.RawJson(answer));
+						Objects.requireNonNull(perRound.get(worker.getKey())).add(new Measurements.RawJson(answer));
 						say(started, "round " + (r + 1) + ", " + worker.getKey() + ": " + answer);
 					}
 				}

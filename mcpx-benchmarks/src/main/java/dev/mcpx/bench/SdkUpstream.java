@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
@@ -28,6 +29,7 @@ import org.apache.catalina.Wrapper;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.core.StandardContext;
 import org.apache.catalina.startup.Tomcat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The realistic upstream: the official MCP Java SDK server 2.1.0 (sync, Streamable HTTP,
@@ -48,9 +50,9 @@ final class SdkUpstream implements Upstream {
 
 	private final AtomicInteger initializes = new AtomicInteger();
 
-	private volatile Incarnation live;
+	private volatile @Nullable Incarnation live;
 
-	private volatile String url;
+	private volatile @Nullable String url;
 
 	private SdkUpstream() throws IOException {
 		this.baseDir = Files.createTempDirectory("mcpx-bench-sdk-server");
@@ -96,7 +98,7 @@ final class SdkUpstream implements Upstream {
 
 	@Override
 	public String url() {
-		return this.url;
+		return Objects.requireNonNull(this.url, "listening"); // start() listens before it returns
 	}
 
 	@Override
@@ -106,7 +108,7 @@ final class SdkUpstream implements Upstream {
 
 	@Override
 	public synchronized void forgetSessions() {
-		Incarnation previous = this.live;
+		Incarnation previous = Objects.requireNonNull(this.live, "live"); // listen() saw the servlet make it
 		this.live = incarnate();
 		previous.server().closeGracefully();
 	}

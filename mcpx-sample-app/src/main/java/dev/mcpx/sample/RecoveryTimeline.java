@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.event.EventListener;
@@ -148,7 +149,7 @@ public class RecoveryTimeline {
 	}
 
 	/** Name-value pairs in order; a {@code null} value is left out, an enum is its name. */
-	private static Map<String, Object> fields(Object... namesAndValues) {
+	private static Map<String, Object> fields(@Nullable Object... namesAndValues) {
 		Map<String, Object> fields = new LinkedHashMap<>();
 		for (int i = 0; i < namesAndValues.length; i += 2) {
 			Object value = namesAndValues[i + 1];
@@ -159,7 +160,7 @@ public class RecoveryTimeline {
 		return fields;
 	}
 
-	private static String request(String method, String tool) {
+	private static String request(String method, @Nullable String tool) {
 		return (tool != null) ? method + " '" + tool + "'" : method;
 	}
 

@@ -3,6 +3,7 @@ package dev.mcpx.sample;
 import java.util.Arrays;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.tool.ToolCallbackProvider;
@@ -63,7 +64,7 @@ public class SpringAiController {
 	 * @return the model's answer
 	 */
 	@PostMapping("/chat")
-	public String chat(@RequestBody String question) {
+	public @Nullable String chat(@RequestBody String question) {
 		ChatModel chatModel = this.model.getIfAvailable();
 		if (chatModel == null) {
 			throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE,

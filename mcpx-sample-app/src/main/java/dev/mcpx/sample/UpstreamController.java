@@ -13,6 +13,7 @@ import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.model.Tool;
 import dev.mcpx.client.model.ToolAnnotations;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -108,7 +109,8 @@ public class UpstreamController {
 	 * @param protocolVersion the negotiated revision, or {@code null} before the first exchange
 	 * @param serverInfo the server's self-description, or {@code null} before the first exchange
 	 */
-	public record Upstream(String name, String era, String protocolVersion, Implementation serverInfo) {
+	public record Upstream(String name, @Nullable String era, @Nullable String protocolVersion,
+			@Nullable Implementation serverInfo) {
 	}
 
 	/**
@@ -119,7 +121,8 @@ public class UpstreamController {
 	 * @param behaviour the annotations in plain words, for example {@code read-only}
 	 * @param annotations the hints as the server declared them
 	 */
-	public record ToolInfo(String name, String title, String description, String behaviour, Hints annotations) {
+	public record ToolInfo(String name, @Nullable String title, @Nullable String description, String behaviour,
+			Hints annotations) {
 
 		static ToolInfo of(Tool tool) {
 			ToolAnnotations hints = tool.annotations();
@@ -138,8 +141,8 @@ public class UpstreamController {
 	 * @param idempotentHint whether a repeated call has no further effect
 	 * @param openWorldHint whether the tool reaches an open world
 	 */
-	public record Hints(Boolean readOnlyHint, Boolean destructiveHint, Boolean idempotentHint,
-			Boolean openWorldHint) {
+	public record Hints(@Nullable Boolean readOnlyHint, @Nullable Boolean destructiveHint,
+			@Nullable Boolean idempotentHint, @Nullable Boolean openWorldHint) {
 	}
 
 	/**

@@ -4,7 +4,6 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.support.AutowireCandidateQualifier;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -14,7 +13,6 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
-import org.springframework.context.EnvironmentAware;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
@@ -27,21 +25,17 @@ import dev.mcpx.client.McpClients;
  * qualified by the upstream name, each a view of the {@link McpClients} bean (which owns
  * the clients' lifecycle).
  */
-class McpClientBeanRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanFactoryAware {
+class McpClientBeanRegistrar implements ImportBeanDefinitionRegistrar {
 
 	private static final ConfigurationPropertyName CLIENTS = ConfigurationPropertyName.of("mcpx.clients");
 
-	private Environment environment;
+	private final Environment environment;
 
-	private BeanFactory beanFactory;
+	private final BeanFactory beanFactory;
 
-	@Override
-	public void setEnvironment(Environment environment) {
+	/** Spring hands an {@code @Import}ed registrar these through its constructor. */
+	McpClientBeanRegistrar(Environment environment, BeanFactory beanFactory) {
 		this.environment = environment;
-	}
-
-	@Override
-	public void setBeanFactory(BeanFactory beanFactory) {
 		this.beanFactory = beanFactory;
 	}
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -118,7 +119,9 @@ public final class McpClientConfigurer {
 			return step.get();
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidMcpxPropertyException(property, ex.getMessage());
+			// the builder names what it refuses
+			throw new InvalidMcpxPropertyException(property,
+					Objects.requireNonNullElse(ex.getMessage(), "it is not valid"));
 		}
 	}
 

@@ -183,7 +183,8 @@ final class UpstreamSettingsMapper {
 			// the one rule across values: max-backoff not below initial-backoff
 			String property = (max != null) ? max.property()
 					: (initial != null) ? initial.property() : pick.prefix() + "restart.max-backoff";
-			throw new InvalidMcpxPropertyException(property, ex.getMessage());
+			throw new InvalidMcpxPropertyException(property,
+					Objects.requireNonNullElse(ex.getMessage(), "it is not valid"));
 		}
 	}
 

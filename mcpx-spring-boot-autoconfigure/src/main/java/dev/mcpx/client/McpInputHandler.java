@@ -2,6 +2,8 @@ package dev.mcpx.client;
 
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -41,11 +43,12 @@ public interface McpInputHandler {
 	 * @param upstream the upstream name
 	 * @param key the server's identifier of the request within the round
 	 * @param method the input method, for example {@code elicitation/create}
-	 * @param params its parameters
+	 * @param params its parameters, absent when the server sent none
 	 * @param originalMethod the method of the request that needs the input (a legacy request
 	 * that arrived on the GET stream names {@code listen})
 	 */
-	record InputRequest(String upstream, String key, String method, JsonNode params, String originalMethod) {
+	record InputRequest(String upstream, String key, String method, @Nullable JsonNode params,
+			String originalMethod) {
 	}
 
 }

@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -33,6 +32,9 @@ import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static dev.mcpx.testsupport.McpWireMock.method;
+import static dev.mcpx.testsupport.McpWireMock.result;
+import static dev.mcpx.testsupport.McpWireMock.sent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -57,14 +59,6 @@ class McpxApplicationWireMockTest {
 
 	@Autowired
 	Events events;
-
-	private MappingBuilder method(String method) {
-		return post(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method", equalTo(method)));
-	}
-
-	private static String result(String json) {
-		return "{\"jsonrpc\":\"2.0\",\"id\":{{jsonPath request.body '$.id'}},\"result\":" + json + "}";
-	}
 
 	private void stubSessionsAThenB() {
 		String init = result("{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{},\"prompts\":{},\"resources\":{}},\"serverInfo\":{\"name\":\"w\",\"version\":\"1\"}}");
@@ -117,15 +111,13 @@ class McpxApplicationWireMockTest {
 		this.client.ping();
 		this.client.listTools();
 		this.client.listTools();
-		this.wire.verify(1, postRequestedFor(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method",
-				equalTo("tools/list"))));
+		this.wire.verify(1, sent("tools/list"));
 
 		this.publisher.publishEvent(new dev.mcpx.client.event.McpCatalogueInvalidatedEvent("wire",
 				java.util.Set.of(dev.mcpx.client.model.CatalogueKind.TOOLS), "application asked"));
 		this.client.listTools();
 
-		this.wire.verify(2, postRequestedFor(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method",
-				equalTo("tools/list"))));
+		this.wire.verify(2, sent("tools/list"));
 	}
 
 	@SpringBootApplication

@@ -4,8 +4,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.github.tomakehurst.wiremock.client.MappingBuilder;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -20,15 +18,14 @@ import dev.mcpx.client.error.McpSessionExpiredException;
 import dev.mcpx.client.recovery.ReplayContext;
 import dev.mcpx.client.recovery.ReplayDecision;
 import dev.mcpx.client.recovery.ReplayGate;
+import dev.mcpx.testsupport.McpWireMock;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
-import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static dev.mcpx.testsupport.McpWireMock.method;
+import static dev.mcpx.testsupport.McpWireMock.result;
+import static dev.mcpx.testsupport.McpWireMock.sent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -41,21 +38,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class McpxRecoveryBeansTest {
 
 	@RegisterExtension
-	static WireMockExtension wire = WireMockExtension.newInstance()
-		.options(wireMockConfig().dynamicPort().bindAddress("127.0.0.1").globalTemplating(true))
-		.build();
+	static McpWireMock wire = McpWireMock.upstream();
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RestClientAutoConfiguration.class, McpxAutoConfiguration.class))
-		.withPropertyValues("mcpx.clients.wire.url=" + wire.baseUrl() + "/mcp", "mcpx.clients.wire.protocol=legacy");
-
-	private static MappingBuilder method(String method) {
-		return post(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method", equalTo(method)));
-	}
-
-	private static String result(String json) {
-		return "{\"jsonrpc\":\"2.0\",\"id\":{{jsonPath request.body '$.id'}},\"result\":" + json + "}";
-	}
+		.withPropertyValues("mcpx.clients.wire.url=" + wire.mcpUrl(), "mcpx.clients.wire.protocol=legacy");
 
 	private static final String INIT = result("{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{}},"
 			+ "\"serverInfo\":{\"name\":\"w\",\"version\":\"1\"}}");
@@ -117,8 +104,7 @@ class McpxRecoveryBeansTest {
 			context.getBean("wire", McpClient.class).ping();
 
 			assertThat(refreshes).hasValue(1);
-			wire.verify(postRequestedFor(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method",
-					equalTo("ping"))).withHeader("Authorization", equalTo("Bearer second")));
+			wire.verify(sent("ping").withHeader("Authorization", equalTo("Bearer second")));
 		});
 	}
 

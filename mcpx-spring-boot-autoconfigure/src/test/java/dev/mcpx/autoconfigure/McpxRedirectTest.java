@@ -1,8 +1,5 @@
 package dev.mcpx.autoconfigure;
 
-import java.net.URI;
-
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -12,12 +9,12 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.error.McpHttpStatusException;
+import dev.mcpx.testsupport.McpWireMock;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.any;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
@@ -27,14 +24,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class McpxRedirectTest {
 
 	@RegisterExtension
-	static WireMockExtension upstream = WireMockExtension.newInstance()
-		.options(wireMockConfig().dynamicPort().bindAddress("127.0.0.1"))
-		.build();
+	static McpWireMock upstream = McpWireMock.plain();
 
 	@RegisterExtension
-	static WireMockExtension elsewhere = WireMockExtension.newInstance()
-		.options(wireMockConfig().dynamicPort().bindAddress("127.0.0.1"))
-		.build();
+	static McpWireMock elsewhere = McpWireMock.plain();
 
 	private static void redirectEverything() {
 		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(307)
@@ -46,7 +39,7 @@ class McpxRedirectTest {
 		redirectEverything();
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(RestClientAutoConfiguration.class, McpxAutoConfiguration.class))
-			.withPropertyValues("mcpx.clients.up.url=" + upstream.baseUrl() + "/mcp", "mcpx.clients.up.protocol=legacy",
+			.withPropertyValues("mcpx.clients.up.url=" + upstream.mcpUrl(), "mcpx.clients.up.protocol=legacy",
 					"mcpx.clients.up.headers.Authorization=Bearer sekret",
 					// Even when the application asks its HTTP clients to follow redirects.
 					"spring.http.clients.redirects=follow")
@@ -67,7 +60,7 @@ class McpxRedirectTest {
 			.withBean(org.springframework.boot.http.client.HttpClientSettings.class,
 					() -> org.springframework.boot.http.client.HttpClientSettings.defaults()
 						.withRedirects(org.springframework.boot.http.client.HttpRedirects.FOLLOW))
-			.withPropertyValues("mcpx.clients.up.url=" + upstream.baseUrl() + "/mcp", "mcpx.clients.up.protocol=legacy")
+			.withPropertyValues("mcpx.clients.up.url=" + upstream.mcpUrl(), "mcpx.clients.up.protocol=legacy")
 			.run((context) -> assertThatThrownBy(context.getBean("up", McpClient.class)::ping)
 				.isInstanceOf(McpHttpStatusException.class)
 				.hasMessageContaining("307"));
@@ -78,7 +71,7 @@ class McpxRedirectTest {
 	@Test
 	void aClientBuiltByHandDoesNotFollowARedirectEither() {
 		redirectEverything();
-		try (McpClient client = McpClient.builder("up", URI.create(upstream.baseUrl() + "/mcp"))
+		try (McpClient client = McpClient.builder("up", upstream.mcpUri())
 			.protocol(ProtocolMode.LEGACY)
 			.header("Authorization", "Bearer sekret")
 			.build()) {

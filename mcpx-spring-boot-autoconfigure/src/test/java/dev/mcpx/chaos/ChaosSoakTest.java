@@ -316,14 +316,18 @@ class ChaosSoakTest {
 	/**
 	 * Whether the calling thread may try again because the upstream was down: the
 	 * connection was refused (nothing sent). For the destructive tool only when that was the
-	 * first and only attempt the client made; the server's records check that anyway.
+	 * first and only attempt the client made; the server's records check that anyway. For the
+	 * others also when an earlier send may have run (a lost response, then a re-issue refused
+	 * its connection: an {@link McpStreamLostException} caused by the refusal), since running
+	 * them twice is harmless.
 	 */
 	private static boolean provablyNotRun(String tool, McpException failure) {
 		boolean refused = failure instanceof McpTransportException && causedBy(failure, ConnectException.class);
 		if (tool.equals("delete_item")) {
 			return refused && failure.getSuppressed().length == 0;
 		}
-		return refused || (failure instanceof McpRecoveryFailedException && causedBy(failure, ConnectException.class));
+		return refused || ((failure instanceof McpRecoveryFailedException || failure instanceof McpStreamLostException)
+				&& causedBy(failure, ConnectException.class));
 	}
 
 	private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {

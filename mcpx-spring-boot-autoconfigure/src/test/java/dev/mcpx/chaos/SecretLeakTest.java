@@ -20,7 +20,6 @@ import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 import ch.qos.logback.core.read.ListAppender;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.http.Fault;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -43,6 +42,7 @@ import dev.mcpx.client.error.McpRecoveryFailedException;
 import dev.mcpx.client.error.McpStreamLostException;
 import dev.mcpx.client.error.McpTimeoutException;
 import dev.mcpx.client.event.McpEvent;
+import dev.mcpx.testsupport.McpWireMock;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.delete;
@@ -52,7 +52,9 @@ import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static dev.mcpx.testsupport.McpWireMock.ID;
+import static dev.mcpx.testsupport.McpWireMock.method;
+import static dev.mcpx.testsupport.McpWireMock.result;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -75,9 +77,7 @@ import static org.assertj.core.api.Assertions.fail;
 class SecretLeakTest {
 
 	@RegisterExtension
-	static WireMockExtension wire = WireMockExtension.newInstance()
-		.options(wireMockConfig().dynamicPort().bindAddress("127.0.0.1").globalTemplating(true))
-		.build();
+	static McpWireMock wire = McpWireMock.upstream();
 
 	static final String SECRET = "sekret-XYZ";
 
@@ -95,8 +95,6 @@ class SecretLeakTest {
 	/** The Apache HttpClient 5's header and wire logs (see the application tests). */
 	private static final String[] HTTP_CLIENT_WIRE_LOGGERS = { "org.apache.hc.client5.http.headers",
 			"org.apache.hc.client5.http.wire" };
-
-	private static final String ID = "{{jsonPath request.body '$.id'}}";
 
 	// --- the plain client ------------------------------------------------------------
 
@@ -117,7 +115,7 @@ class SecretLeakTest {
 	private void plainClient(CapturedOutput output, boolean serverEchoesSecrets) {
 		Haystack haystack = new Haystack();
 		try (LogCapture logs = LogCapture.start(List.of())) {
-			McpClient client = McpClient.builder("leaky", URI.create(wire.baseUrl() + "/mcp"))
+			McpClient client = McpClient.builder("leaky", wire.mcpUri())
 				.protocol(ProtocolMode.LEGACY)
 				.header("Authorization", "Bearer " + SECRET)
 				.requestTimeout(Duration.ofSeconds(1))
@@ -160,7 +158,7 @@ class SecretLeakTest {
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
 			.web(WebApplicationType.SERVLET)
 			.properties("server.port=0", "spring.main.banner-mode=off",
-					"mcpx.clients.leaky.url=" + wire.baseUrl() + "/mcp", "mcpx.clients.leaky.protocol=legacy",
+					"mcpx.clients.leaky.url=" + wire.mcpUrl(), "mcpx.clients.leaky.protocol=legacy",
 					"mcpx.clients.leaky.headers.Authorization=Bearer " + SECRET,
 					"mcpx.clients.leaky.request-timeout=1s", "mcpx.clients.leaky.handshake-timeout=2s",
 					"management.endpoints.web.exposure.include=health,mcpx",
@@ -387,10 +385,6 @@ class SecretLeakTest {
 		wire.stubFor(get(urlEqualTo("/mcp")).willReturn(aResponse().withStatus(405)));
 	}
 
-	private static MappingBuilder method(String method) {
-		return post(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method", equalTo(method)));
-	}
-
 	private static MappingBuilder sessionGone(String session, String message) {
 		return post(urlEqualTo("/mcp")).atPriority(1)
 			.withHeader("Mcp-Session-Id", equalTo(session))
@@ -408,10 +402,6 @@ class SecretLeakTest {
 
 	private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder ok() {
 		return okJson(result("{\"content\":[{\"type\":\"text\",\"text\":\"ok\"}]}"));
-	}
-
-	private static String result(String json) {
-		return "{\"jsonrpc\":\"2.0\",\"id\":" + ID + ",\"result\":" + json + "}";
 	}
 
 	// --- capture --------------------------------------------------------------------

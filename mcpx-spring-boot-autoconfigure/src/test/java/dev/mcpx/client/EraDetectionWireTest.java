@@ -11,11 +11,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.junit.Stubbing;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import org.junit.jupiter.api.AfterEach;
@@ -35,15 +33,15 @@ import dev.mcpx.client.error.McpTransportException;
 import dev.mcpx.client.event.McpEraDetectedEvent;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.model.ProtocolEra;
+import dev.mcpx.testsupport.McpWireMock;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
-import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static dev.mcpx.testsupport.McpWireMock.ID;
+import static dev.mcpx.testsupport.McpWireMock.method;
+import static dev.mcpx.testsupport.McpWireMock.result;
+import static dev.mcpx.testsupport.McpWireMock.sent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -57,9 +55,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class EraDetectionWireTest {
 
 	@RegisterExtension
-	static WireMockExtension wire = WireMockExtension.newInstance()
-		.options(wireMockConfig().dynamicPort().bindAddress("127.0.0.1").globalTemplating(true))
-		.build();
+	static McpWireMock wire = McpWireMock.upstream();
 
 	private static final String SESSION_ID = "sess-0123456789abcdef";
 
@@ -103,16 +99,8 @@ class EraDetectionWireTest {
 	}
 
 	private McpClient client() {
-		return client(wire.baseUrl() + "/mcp", (b) -> {
+		return client(wire.mcpUrl(), (b) -> {
 		});
-	}
-
-	private static MappingBuilder method(String method) {
-		return post(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method", equalTo(method)));
-	}
-
-	private static String result(String resultJson) {
-		return "{\"jsonrpc\":\"2.0\",\"id\":{{jsonPath request.body '$.id'}},\"result\":" + resultJson + "}";
 	}
 
 	private static ResponseDefinitionBuilder modernDiscovery() {
@@ -144,12 +132,7 @@ class EraDetectionWireTest {
 	}
 
 	private static List<LoggedRequest> posts(Stubbing server, String method) {
-		return server.findAll(postRequestedFor(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method",
-				equalTo(method))));
-	}
-
-	private static List<LoggedRequest> posts(String method) {
-		return posts(wire, method);
+		return server.findAll(sent(method));
 	}
 
 	/** Every answer to {@code server/discover} that is neither a discovery result nor a recognized modern error. */
@@ -183,7 +166,7 @@ class EraDetectionWireTest {
 	private static ResponseDefinitionBuilder jsonRpcError(int status, int code, String message) {
 		return aResponse().withStatus(status)
 			.withHeader("Content-Type", "application/json")
-			.withBody("{\"jsonrpc\":\"2.0\",\"id\":{{jsonPath request.body '$.id'}},\"error\":{\"code\":" + code
+			.withBody("{\"jsonrpc\":\"2.0\",\"id\":" + ID + ",\"error\":{\"code\":" + code
 					+ ",\"message\":\"" + message + "\"}}");
 	}
 
@@ -207,15 +190,15 @@ class EraDetectionWireTest {
 
 		assertThat(auto.callTool("echo", Map.of("n", 1)).text()).isEqualTo("legacy ok");
 		assertThat(auto.era()).contains(ProtocolEra.LEGACY);
-		assertThat(posts("server/discover")).hasSize(1);
-		assertThat(posts("initialize")).hasSize(1);
-		assertThat(posts("tools/call")).hasSize(1);
+		assertThat(wire.posts("server/discover")).hasSize(1);
+		assertThat(wire.posts("initialize")).hasSize(1);
+		assertThat(wire.posts("tools/call")).hasSize(1);
 
 		// The era is kept: the next call goes straight to the session.
 		assertThat(auto.callTool("echo", Map.of("n", 2)).text()).isEqualTo("legacy ok");
-		assertThat(posts("server/discover")).hasSize(1);
-		assertThat(posts("initialize")).hasSize(1);
-		assertThat(posts("tools/call")).hasSize(2);
+		assertThat(wire.posts("server/discover")).hasSize(1);
+		assertThat(wire.posts("initialize")).hasSize(1);
+		assertThat(wire.posts("tools/call")).hasSize(2);
 		assertThat(detected()).containsExactly(ProtocolEra.LEGACY);
 	}
 
@@ -228,8 +211,21 @@ class EraDetectionWireTest {
 		assertThatThrownBy(client()::listTools)
 			.isInstanceOfSatisfying(dev.mcpx.client.error.McpJsonRpcException.class,
 					(ex) -> assertThat(ex.code()).isEqualTo(code));
-		assertThat(posts("initialize")).isEmpty();
-		assertThat(posts("tools/call")).isEmpty();
+		assertThat(wire.posts("initialize")).isEmpty();
+		assertThat(wire.posts("tools/call")).isEmpty();
+	}
+
+	@Test
+	void aClientPinnedToModernMeetingALegacyAnswerIsToldWhatItWasAndToUseAutoOrLegacy() {
+		wire.stubFor(method("server/discover").willReturn(legacyAnswer("500-serialized-exception")));
+		stubLegacy(wire);
+		McpClient modern = client(wire.baseUrl() + "/mcp", (b) -> b.protocol(ProtocolMode.MODERN));
+
+		assertThatThrownBy(modern::listTools).isInstanceOf(McpProtocolException.class)
+			.hasMessageContaining("server/discover failed with HTTP 500")
+			.hasMessageContaining("does not speak 2026-07-28")
+			.hasMessageContaining("auto or legacy");
+		assertThat(wire.posts("initialize")).isEmpty();
 	}
 
 	// --- no answer is no evidence ------------------------------------------------------------------
@@ -251,8 +247,7 @@ class EraDetectionWireTest {
 			.hasCauseInstanceOf(McpTransportException.class);
 		assertThat(auto.era()).isEmpty();
 
-		this.restarted = new WireMockServer(
-				wireMockConfig().port(port).bindAddress("127.0.0.1").globalTemplating(true));
+		this.restarted = new WireMockServer(McpWireMock.options().port(port));
 		this.restarted.start();
 		this.restarted.stubFor(method("server/discover").willReturn(modernDiscovery()));
 		stubModernTools(this.restarted);
@@ -278,12 +273,12 @@ class EraDetectionWireTest {
 			.isInstanceOf(McpRecoveryFailedException.class)
 			.hasMessageContaining("got no answer")
 			.hasCauseInstanceOf(McpStreamLostException.class);
-		assertThat(posts("initialize")).isEmpty();
+		assertThat(wire.posts("initialize")).isEmpty();
 
 		assertThat(auto.callTool("echo", Map.of()).text()).isEqualTo("modern ok");
-		assertThat(posts("server/discover")).hasSize(2);
-		assertThat(posts("initialize")).isEmpty();
-		assertThat(posts("tools/call")).hasSize(1);
+		assertThat(wire.posts("server/discover")).hasSize(2);
+		assertThat(wire.posts("initialize")).isEmpty();
+		assertThat(wire.posts("tools/call")).hasSize(1);
 	}
 
 	@Test
@@ -294,17 +289,17 @@ class EraDetectionWireTest {
 		wire.stubFor(method("server/discover").inScenario("slow").whenScenarioStateIs("fast")
 			.willReturn(modernDiscovery()));
 		stubModernTools(wire);
-		McpClient auto = client(wire.baseUrl() + "/mcp", (b) -> b.handshakeTimeout(Duration.ofMillis(400)));
+		McpClient auto = client(wire.mcpUrl(), (b) -> b.handshakeTimeout(Duration.ofMillis(400)));
 
 		assertThatThrownBy(auto::listTools)
 			.isInstanceOf(McpRecoveryFailedException.class)
 			.hasMessageContaining("got no answer")
 			.hasCauseInstanceOf(McpTimeoutException.class);
-		assertThat(posts("initialize")).isEmpty();
+		assertThat(wire.posts("initialize")).isEmpty();
 
 		assertThat(auto.callTool("echo", Map.of()).text()).isEqualTo("modern ok");
-		assertThat(posts("server/discover")).hasSize(2);
-		assertThat(posts("initialize")).isEmpty();
+		assertThat(wire.posts("server/discover")).hasSize(2);
+		assertThat(wire.posts("initialize")).isEmpty();
 	}
 
 	// --- an authorization challenge is not an era -----------------------------------------------------
@@ -316,7 +311,7 @@ class EraDetectionWireTest {
 		stubLegacy(wire);
 
 		assertThatThrownBy(client()::listTools).isInstanceOf(McpAuthenticationException.class);
-		assertThat(posts("initialize")).isEmpty();
+		assertThat(wire.posts("initialize")).isEmpty();
 	}
 
 	@Test
@@ -342,12 +337,12 @@ class EraDetectionWireTest {
 			}
 
 		};
-		McpClient auto = client(wire.baseUrl() + "/mcp", (b) -> b.credentials(credentials));
+		McpClient auto = client(wire.mcpUrl(), (b) -> b.credentials(credentials));
 
 		assertThat(auto.callTool("echo", Map.of()).text()).isEqualTo("modern ok");
 		assertThat(refreshes).hasValue(1);
-		assertThat(posts("server/discover")).hasSize(2);
-		assertThat(posts("initialize")).isEmpty();
+		assertThat(wire.posts("server/discover")).hasSize(2);
+		assertThat(wire.posts("initialize")).isEmpty();
 	}
 
 	// --- neither era: the failure names both answers ------------------------------------------------------
@@ -370,12 +365,12 @@ class EraDetectionWireTest {
 					.isInstanceOfSatisfying(McpHttpStatusException.class, (d) -> assertThat(d.status()).isEqualTo(500));
 			});
 		assertThat(auto.era()).isEmpty();
-		assertThat(posts("server/discover")).hasSize(1);
-		assertThat(posts("initialize")).hasSize(1);
+		assertThat(wire.posts("server/discover")).hasSize(1);
+		assertThat(wire.posts("initialize")).hasSize(1);
 
 		assertThatThrownBy(auto::listTools).isInstanceOf(McpProtocolException.class);
-		assertThat(posts("server/discover")).hasSize(2);
-		assertThat(posts("initialize")).hasSize(2);
+		assertThat(wire.posts("server/discover")).hasSize(2);
+		assertThat(wire.posts("initialize")).hasSize(2);
 		assertThat(detected()).isEmpty();
 	}
 
@@ -393,8 +388,8 @@ class EraDetectionWireTest {
 				assertThat(ex.getCause()).isInstanceOf(McpStreamLostException.class);
 				assertThat(ex.getSuppressed()).hasAtLeastOneElementOfType(McpHttpStatusException.class);
 			});
-		assertThat(posts("initialize")).hasSize(1);
-		assertThat(posts("tools/call")).isEmpty();
+		assertThat(wire.posts("initialize")).hasSize(1);
+		assertThat(wire.posts("tools/call")).isEmpty();
 	}
 
 }

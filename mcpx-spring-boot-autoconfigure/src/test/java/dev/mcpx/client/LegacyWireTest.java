@@ -12,9 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.http.Fault;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,6 +31,7 @@ import dev.mcpx.client.internal.session.StreamLost;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.Tool;
+import dev.mcpx.testsupport.McpWireMock;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -47,7 +46,9 @@ import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static dev.mcpx.testsupport.McpWireMock.ID;
+import static dev.mcpx.testsupport.McpWireMock.method;
+import static dev.mcpx.testsupport.McpWireMock.result;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -61,9 +62,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 class LegacyWireTest {
 
 	@RegisterExtension
-	static WireMockExtension wire = WireMockExtension.newInstance()
-		.options(wireMockConfig().dynamicPort().bindAddress("127.0.0.1").globalTemplating(true))
-		.build();
+	static McpWireMock wire = McpWireMock.upstream();
 
 	private static final String SESSION_ID = "sess-0123456789abcdef";
 
@@ -84,21 +83,13 @@ class LegacyWireTest {
 	}
 
 	private static McpClient client(Duration timeout) {
-		return McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp")).protocol(ProtocolMode.LEGACY)
+		return McpClient.builder("wire", wire.mcpUri()).protocol(ProtocolMode.LEGACY)
 			.header("Authorization", SECRET)
 			.requestTimeout(timeout)
 			.build();
 	}
 
 	// --- stubbing helpers ---------------------------------------------------------
-
-	private static MappingBuilder method(String method) {
-		return post(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method", equalTo(method)));
-	}
-
-	private static String result(String resultJson) {
-		return "{\"jsonrpc\":\"2.0\",\"id\":{{jsonPath request.body '$.id'}},\"result\":" + resultJson + "}";
-	}
 
 	private static void stubHandshake(String protocolVersion) {
 		wire.stubFor(method("initialize").willReturn(okJson(result("{\"protocolVersion\":\"" + protocolVersion
@@ -114,11 +105,6 @@ class LegacyWireTest {
 				+ "{\"type\":\"object\"},\"annotations\":{\"destructiveHint\":true,\"idempotentHint\":false}}]}"))));
 	}
 
-	private static List<LoggedRequest> posts(String method) {
-		return wire.findAll(postRequestedFor(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method",
-				equalTo(method))));
-	}
-
 	// --- handshake and headers ----------------------------------------------------
 
 	@Test
@@ -129,7 +115,7 @@ class LegacyWireTest {
 		List<Tool> tools = this.client.listTools();
 
 		assertThat(tools).extracting(Tool::name).containsExactly("echo", "wipe");
-		LoggedRequest initialize = posts("initialize").get(0);
+		LoggedRequest initialize = wire.posts("initialize").get(0);
 		// 2025-11-25 lifecycle §Initialization: the client offers the latest version it supports.
 		assertThat(json.readTree(initialize.getBodyAsString()).at("/params/protocolVersion").asString())
 			.isEqualTo("2025-11-25");
@@ -138,7 +124,7 @@ class LegacyWireTest {
 		// transports §Sending Messages rule 2: Accept lists both types.
 		assertThat(initialize.getHeader("Accept")).contains("application/json").contains("text/event-stream");
 		for (String later : List.of("notifications/initialized", "tools/list")) {
-			LoggedRequest request = posts(later).get(0);
+			LoggedRequest request = wire.posts(later).get(0);
 			// §Session Management rule 2 and §Protocol Version Header.
 			assertThat(request.getHeader("Mcp-Session-Id")).isEqualTo(SESSION_ID);
 			assertThat(request.getHeader("MCP-Protocol-Version")).isEqualTo("2025-11-25");
@@ -158,7 +144,7 @@ class LegacyWireTest {
 			.isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("user-info")
 			.satisfies((ex) -> assertThat(ex.getMessage()).doesNotContain("pw"));
-		McpClient withUserInfo = McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp"))
+		McpClient withUserInfo = McpClient.builder("wire", wire.mcpUri())
 			.protocol(ProtocolMode.LEGACY)
 			.header("Authorization", SECRET)
 			.build();
@@ -176,7 +162,7 @@ class LegacyWireTest {
 		assertThat(status.lastSuccessAt()).isNotNull();
 		assertThat(status.consecutiveFailures()).isEqualTo(1);
 		assertThat(status.lastError()).contains("503");
-		assertThat(status.url()).isEqualTo(wire.baseUrl() + "/mcp");
+		assertThat(status.url()).isEqualTo(wire.mcpUrl());
 		assertThat(status.toString()).doesNotContain("pw").doesNotContain("very-secret-token").doesNotContain(SESSION_ID);
 	}
 
@@ -213,7 +199,7 @@ class LegacyWireTest {
 		assertThatThrownBy(this.client::ping).isInstanceOf(McpProtocolException.class)
 			.hasMessageContaining("2024-11-05")
 			.hasMessageContaining("2025-11-25");
-		assertThat(posts("ping")).isEmpty();
+		assertThat(wire.posts("ping")).isEmpty();
 	}
 
 	@Test
@@ -225,7 +211,7 @@ class LegacyWireTest {
 		assertThatThrownBy(this.client::ping).isInstanceOf(McpProtocolException.class)
 			.hasMessageContaining("visible ASCII")
 			.satisfies((ex) -> assertThat(ex.getMessage()).doesNotContain("bad id"));
-		assertThat(posts("notifications/initialized")).isEmpty();
+		assertThat(wire.posts("notifications/initialized")).isEmpty();
 	}
 
 	@Test
@@ -235,9 +221,9 @@ class LegacyWireTest {
 		this.client.ping();
 
 		// 2025-11-25 basic §Notifications: notifications MUST NOT include an ID.
-		assertThat(json.readTree(posts("notifications/initialized").get(0).getBodyAsString()).has("id")).isFalse();
+		assertThat(json.readTree(wire.posts("notifications/initialized").get(0).getBodyAsString()).has("id")).isFalse();
 		// basic §Requests: an ID that is a string or integer, never null.
-		assertThat(json.readTree(posts("ping").get(0).getBodyAsString()).path("id").isIntegralNumber()).isTrue();
+		assertThat(json.readTree(wire.posts("ping").get(0).getBodyAsString()).path("id").isIntegralNumber()).isTrue();
 	}
 
 	@Test
@@ -250,21 +236,21 @@ class LegacyWireTest {
 		// 2025-11-25 basic/lifecycle §Operation: only negotiated capabilities are used.
 		assertThatThrownBy(this.client::listPrompts).isInstanceOfSatisfying(McpCapabilityException.class,
 				(ex) -> assertThat(ex.capability()).isEqualTo("prompts"));
-		assertThat(posts("prompts/list")).isEmpty();
+		assertThat(wire.posts("prompts/list")).isEmpty();
 	}
 
 	@Test
 	void aTimedOutInitializeIsNeverCancelled() {
 		wire.stubFor(method("initialize").willReturn(okJson(result("{}")).withFixedDelay(3000)));
 		wire.stubFor(method("notifications/cancelled").willReturn(aResponse().withStatus(202)));
-		try (McpClient impatient = McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp")).protocol(ProtocolMode.LEGACY)
+		try (McpClient impatient = McpClient.builder("wire", wire.mcpUri()).protocol(ProtocolMode.LEGACY)
 			.handshakeTimeout(Duration.ofMillis(300))
 			.build()) {
 			assertThatThrownBy(impatient::ping).isInstanceOf(McpTimeoutException.class)
 				.hasMessageContaining("initialize");
 		}
 		// 2025-11-25 basic/utilities/cancellation: the initialize request MUST NOT be cancelled.
-		assertThat(posts("notifications/cancelled")).isEmpty();
+		assertThat(wire.posts("notifications/cancelled")).isEmpty();
 	}
 
 	// --- responses ----------------------------------------------------------------
@@ -273,7 +259,7 @@ class LegacyWireTest {
 	void eventStreamMessagesBeforeTheResponseAreDispatchedAndServerPingIsAnswered() {
 		stubHandshake("2025-11-25");
 		List<String> notifications = new CopyOnWriteArrayList<>();
-		McpClient listening = McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp")).protocol(ProtocolMode.LEGACY)
+		McpClient listening = McpClient.builder("wire", wire.mcpUri()).protocol(ProtocolMode.LEGACY)
 			.notificationListener((upstream, method, params) -> notifications.add(method))
 			.build();
 		wire.stubFor(post(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.id", equalTo("srv-1")))
@@ -332,7 +318,7 @@ class LegacyWireTest {
 
 		assertThatThrownBy(this.client::listTools).isInstanceOf(McpProtocolException.class)
 			.hasMessageContaining("cursor");
-		assertThat(posts("tools/list")).hasSize(2);
+		assertThat(wire.posts("tools/list")).hasSize(2);
 	}
 
 	@Test
@@ -366,7 +352,7 @@ class LegacyWireTest {
 	@Test
 	void aJsonRpcErrorCarriesCodeMessageAndData() {
 		stubHandshake("2025-11-25");
-		wire.stubFor(method("tools/call").willReturn(okJson("{\"jsonrpc\":\"2.0\",\"id\":{{jsonPath request.body '$.id'}},"
+		wire.stubFor(method("tools/call").willReturn(okJson("{\"jsonrpc\":\"2.0\",\"id\":" + ID + ","
 				+ "\"error\":{\"code\":-32602,\"message\":\"Unknown tool\",\"data\":{\"tool\":\"nope\"}}}")));
 
 		assertThatThrownBy(() -> this.client.callTool("nope", Map.of())).isInstanceOfSatisfying(
@@ -428,7 +414,7 @@ class LegacyWireTest {
 	void aBodyLargerThanTheLimitIsRefused() {
 		stubHandshake("2025-11-25");
 		wire.stubFor(method("ping").willReturn(okJson(result("{\"pad\":\"" + "x".repeat(4096) + "\"}"))));
-		try (McpClient small = McpClient.builder("wire", URI.create(wire.baseUrl() + "/mcp")).protocol(ProtocolMode.LEGACY).maxMessageBytes(1024).build()) {
+		try (McpClient small = McpClient.builder("wire", wire.mcpUri()).protocol(ProtocolMode.LEGACY).maxMessageBytes(1024).build()) {
 			assertThatThrownBy(small::ping).isInstanceOf(McpProtocolException.class).hasMessageContaining("1024 bytes");
 		}
 	}
@@ -480,8 +466,8 @@ class LegacyWireTest {
 				() -> impatient.callTool("slow", Map.of())).isInstanceOf(McpTimeoutException.class));
 
 		// 2025-11-25 basic/utilities/cancellation: the request id the client gave up on.
-		long callId = json.readTree(posts("tools/call").get(0).getBodyAsString()).path("id").asLong();
-		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(posts("notifications/cancelled"))
+		long callId = json.readTree(wire.posts("tools/call").get(0).getBodyAsString()).path("id").asLong();
+		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(wire.posts("notifications/cancelled"))
 			.singleElement()
 			.satisfies((r) -> assertThat(json.readTree(r.getBodyAsString()).at("/params/requestId").asLong())
 				.isEqualTo(callId)));
@@ -545,9 +531,9 @@ class LegacyWireTest {
 		finally {
 			pool.shutdownNow();
 		}
-		assertThat(posts("initialize")).hasSize(1);
+		assertThat(wire.posts("initialize")).hasSize(1);
 		Set<Long> ids = new HashSet<>();
-		for (LoggedRequest request : posts("ping")) {
+		for (LoggedRequest request : wire.posts("ping")) {
 			assertThat(ids.add(json.readTree(request.getBodyAsString()).path("id").asLong())).isTrue();
 		}
 		assertThat(ids).hasSize(64);

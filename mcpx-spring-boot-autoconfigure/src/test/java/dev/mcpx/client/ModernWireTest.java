@@ -1,23 +1,16 @@
 package dev.mcpx.client;
 
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Consumer;
 
-import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.http.Fault;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,22 +24,24 @@ import dev.mcpx.client.error.McpStreamLostException;
 import dev.mcpx.client.error.McpTimeoutException;
 import dev.mcpx.client.error.McpUnsupportedVersionException;
 import dev.mcpx.client.event.McpEraDetectedEvent;
-import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpRequestReissuedEvent;
 import dev.mcpx.client.event.ReplayCause;
 import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.Tool;
+import dev.mcpx.testsupport.McpClients;
+import dev.mcpx.testsupport.McpWireMock;
+import dev.mcpx.testsupport.ScriptedInputHandler;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
-import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static dev.mcpx.testsupport.McpWireMock.ID;
+import static dev.mcpx.testsupport.McpWireMock.method;
+import static dev.mcpx.testsupport.McpWireMock.result;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -58,51 +53,20 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 class ModernWireTest {
 
 	@RegisterExtension
-	static WireMockExtension wire = WireMockExtension.newInstance()
-		.options(wireMockConfig().dynamicPort().bindAddress("127.0.0.1").globalTemplating(true))
-		.build();
+	static McpWireMock wire = McpWireMock.upstream();
 
 	private static final JsonMapper json = JsonMapper.builder().build();
 
 	private static final String VERSION = "2026-07-28";
 
-	private final List<McpEvent> events = new CopyOnWriteArrayList<>();
-
-	private McpClient client;
-
-	@AfterEach
-	void close() {
-		if (this.client != null) {
-			this.client.close();
-		}
-	}
-
-	private McpClient client(Consumer<McpClientBuilder> customizer) {
-		McpClientBuilder builder = McpClient.builder("modern", URI.create(wire.baseUrl() + "/mcp"))
-			.protocol(ProtocolMode.MODERN)
-			.requestTimeout(Duration.ofSeconds(3))
-			.eventListener(this.events::add);
-		customizer.accept(builder);
-		this.client = builder.build();
-		return this.client;
-	}
-
-	private McpClient client() {
-		return client((b) -> {
-		});
-	}
-
-	private static MappingBuilder method(String method) {
-		return post(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method", equalTo(method)));
-	}
-
-	private static String result(String resultJson) {
-		return "{\"jsonrpc\":\"2.0\",\"id\":{{jsonPath request.body '$.id'}},\"result\":" + resultJson + "}";
-	}
+	@RegisterExtension
+	final McpClients clients = McpClients.of(() -> McpClient.builder("modern", wire.mcpUri())
+		.protocol(ProtocolMode.MODERN)
+		.requestTimeout(Duration.ofSeconds(3)));
 
 	private static ResponseDefinitionBuilder error(int status, int code, String message, String data) {
 		return aResponse().withStatus(status).withHeader("Content-Type", "application/json")
-			.withBody("{\"jsonrpc\":\"2.0\",\"id\":{{jsonPath request.body '$.id'}},\"error\":{\"code\":" + code
+			.withBody("{\"jsonrpc\":\"2.0\",\"id\":" + ID + ",\"error\":{\"code\":" + code
 					+ ",\"message\":\"" + message + "\"" + ((data != null) ? ",\"data\":" + data : "") + "}}");
 	}
 
@@ -115,11 +79,6 @@ class ModernWireTest {
 
 	private static void stubTools(String toolsJson) {
 		wire.stubFor(method("tools/list").willReturn(okJson(result("{\"tools\":" + toolsJson + "}"))));
-	}
-
-	private static List<LoggedRequest> posts(String method) {
-		return wire.findAll(postRequestedFor(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method",
-				equalTo(method))));
 	}
 
 	private static JsonNode body(LoggedRequest request) {
@@ -138,12 +97,12 @@ class ModernWireTest {
 		wire.stubFor(method("resources/read").willReturn(okJson(result("{\"contents\":[]}"))));
 		wire.stubFor(method("prompts/get").willReturn(okJson(result("{\"messages\":[]}"))));
 
-		client().callTool("get_weather", Map.of("location", "Seattle, WA"));
-		this.client.readResource("file:///projects/myapp/config.json");
-		this.client.getPrompt("summary", Map.of());
+		this.clients.client().callTool("get_weather", Map.of("location", "Seattle, WA"));
+		this.clients.last().readResource("file:///projects/myapp/config.json");
+		this.clients.last().getPrompt("summary", Map.of());
 
 		for (String method : List.of("server/discover", "tools/list", "tools/call", "resources/read", "prompts/get")) {
-			LoggedRequest request = posts(method).get(0);
+			LoggedRequest request = wire.posts(method).get(0);
 			JsonNode meta = body(request).at("/params/_meta");
 			// 2026-07-28 basic §_meta: version, capabilities and identity on every request.
 			assertThat(meta.path("io.modelcontextprotocol/protocolVersion").asString()).isEqualTo(VERSION);
@@ -155,13 +114,14 @@ class ModernWireTest {
 			assertThat(request.getHeader("Accept")).contains("application/json").contains("text/event-stream");
 			assertThat(request.containsHeader("Mcp-Session-Id")).isFalse();
 		}
-		assertThat(posts("tools/call").get(0).getHeader("Mcp-Name")).isEqualTo("get_weather");
-		assertThat(posts("resources/read").get(0).getHeader("Mcp-Name")).isEqualTo("file:///projects/myapp/config.json");
-		assertThat(posts("prompts/get").get(0).getHeader("Mcp-Name")).isEqualTo("summary");
-		assertThat(posts("tools/list").get(0).containsHeader("Mcp-Name")).isFalse();
-		assertThat(this.client.serverInfo()).hasValueSatisfying((info) -> assertThat(info.name()).isEqualTo("wire-modern"));
-		assertThat(this.client.era()).contains(ProtocolEra.MODERN);
-		assertThat(posts("initialize")).isEmpty();
+		assertThat(wire.posts("tools/call").get(0).getHeader("Mcp-Name")).isEqualTo("get_weather");
+		assertThat(wire.posts("resources/read").get(0).getHeader("Mcp-Name")).isEqualTo("file:///projects/myapp/config.json");
+		assertThat(wire.posts("prompts/get").get(0).getHeader("Mcp-Name")).isEqualTo("summary");
+		assertThat(wire.posts("tools/list").get(0).containsHeader("Mcp-Name")).isFalse();
+		assertThat(this.clients.last().serverInfo())
+			.hasValueSatisfying((info) -> assertThat(info.name()).isEqualTo("wire-modern"));
+		assertThat(this.clients.last().era()).contains(ProtocolEra.MODERN);
+		assertThat(wire.posts("initialize")).isEmpty();
 	}
 
 	@Test
@@ -170,14 +130,14 @@ class ModernWireTest {
 		stubTools("[{\"name\":\"get_weather\",\"inputSchema\":{\"type\":\"object\"}}]");
 		wire.stubFor(method("tools/call").willReturn(okJson(result(CONTENT_OK))));
 
-		client((b) -> b.serverLogLevel("WARNING")).callTool("get_weather", Map.of());
+		this.clients.client((b) -> b.serverLogLevel("WARNING")).callTool("get_weather", Map.of());
 
 		// 2026-07-28 server/utilities/logging: the level rides on each request; no logging/setLevel.
 		for (String method : List.of("server/discover", "tools/list", "tools/call")) {
-			assertThat(body(posts(method).get(0)).at("/params/_meta/io.modelcontextprotocol~1logLevel").asString())
+			assertThat(body(wire.posts(method).get(0)).at("/params/_meta/io.modelcontextprotocol~1logLevel").asString())
 				.as(method).isEqualTo("warning");
 		}
-		assertThat(posts("logging/setLevel")).isEmpty();
+		assertThat(wire.posts("logging/setLevel")).isEmpty();
 	}
 
 	@Test
@@ -186,9 +146,9 @@ class ModernWireTest {
 		stubTools("[{\"name\":\"get_weather\",\"inputSchema\":{\"type\":\"object\"}}]");
 		wire.stubFor(method("tools/call").willReturn(okJson(result(CONTENT_OK))));
 
-		client().callTool("get_weather", Map.of());
+		this.clients.client().callTool("get_weather", Map.of());
 
-		assertThat(body(posts("tools/call").get(0)).at("/params/_meta").has("io.modelcontextprotocol/logLevel"))
+		assertThat(body(wire.posts("tools/call").get(0)).at("/params/_meta").has("io.modelcontextprotocol/logLevel"))
 			.isFalse();
 	}
 
@@ -198,10 +158,10 @@ class ModernWireTest {
 		stubTools("[{\"name\":\"wetter-für-köln\",\"inputSchema\":{\"type\":\"object\"}}]");
 		wire.stubFor(method("tools/call").willReturn(okJson(result(CONTENT_OK))));
 
-		client().callTool("wetter-für-köln", Map.of());
+		this.clients.client().callTool("wetter-für-köln", Map.of());
 
 		// streamable-http §Value Encoding.
-		assertThat(posts("tools/call").get(0).getHeader("Mcp-Name")).isEqualTo("=?base64?"
+		assertThat(wire.posts("tools/call").get(0).getHeader("Mcp-Name")).isEqualTo("=?base64?"
 				+ Base64.getEncoder().encodeToString("wetter-für-köln".getBytes(StandardCharsets.UTF_8)) + "?=");
 	}
 
@@ -227,9 +187,9 @@ class ModernWireTest {
 		arguments.put("tenant", Map.of("id", "acme"));
 		arguments.put("query", "SELECT 1");
 
-		client().callTool("execute_sql", arguments);
+		this.clients.client().callTool("execute_sql", arguments);
 
-		LoggedRequest call = posts("tools/call").get(0);
+		LoggedRequest call = wire.posts("tools/call").get(0);
 		assertThat(call.getHeader("Mcp-Param-Region")).isEqualTo("us-west1");
 		assertThat(call.getHeader("Mcp-Param-Priority")).isEqualTo("42");
 		assertThat(call.getHeader("Mcp-Param-Greeting")).isEqualTo("=?base64?SGVsbG8sIOS4lueVjA==?=");
@@ -256,11 +216,11 @@ class ModernWireTest {
 				+ "\"x-mcp-header\":\"Has Space\"}}}}]");
 
 		// streamable-http §Schema Extension: invalid tools are excluded from tools/list.
-		assertThat(client().listTools()).extracting(Tool::name).containsExactly("valid");
-		assertThatThrownBy(() -> this.client.callTool("on_number", Map.of("n", 1.5)))
+		assertThat(this.clients.client().listTools()).extracting(Tool::name).containsExactly("valid");
+		assertThatThrownBy(() -> this.clients.last().callTool("on_number", Map.of("n", 1.5)))
 			.isInstanceOf(McpProtocolException.class)
 			.hasMessageContaining("not called");
-		assertThat(posts("tools/call")).isEmpty();
+		assertThat(wire.posts("tools/call")).isEmpty();
 	}
 
 	// --- versions and errors ------------------------------------------------------
@@ -275,13 +235,13 @@ class ModernWireTest {
 		wire.stubFor(method("tools/list").inScenario("v").whenScenarioStateIs("ok")
 			.willReturn(okJson(result("{\"tools\":[]}"))));
 
-		assertThat(client().listTools()).isEmpty();
+		assertThat(this.clients.client().listTools()).isEmpty();
 
-		List<LoggedRequest> lists = posts("tools/list");
+		List<LoggedRequest> lists = wire.posts("tools/list");
 		assertThat(lists).hasSize(2);
 		// basic/versioning: a new request, so a new id.
 		assertThat(body(lists.get(0)).path("id").asLong()).isNotEqualTo(body(lists.get(1)).path("id").asLong());
-		assertThat(this.events).filteredOn(McpRequestReissuedEvent.class::isInstance).singleElement()
+		assertThat(this.clients.events()).filteredOn(McpRequestReissuedEvent.class::isInstance).singleElement()
 			.satisfies((e) -> assertThat(((McpRequestReissuedEvent) e).cause()).isEqualTo(ReplayCause.VERSION_RENEGOTIATED));
 	}
 
@@ -291,9 +251,9 @@ class ModernWireTest {
 		wire.stubFor(method("tools/list").willReturn(error(400, -32022, "Unsupported protocol version",
 				"{\"supported\":[\"2099-01-01\"],\"requested\":\"2026-07-28\"}")));
 
-		assertThatThrownBy(client()::listTools).isInstanceOfSatisfying(McpUnsupportedVersionException.class,
+		assertThatThrownBy(this.clients.client()::listTools).isInstanceOfSatisfying(McpUnsupportedVersionException.class,
 				(ex) -> assertThat(ex.supported()).containsExactly("2099-01-01"));
-		assertThat(posts("tools/list")).hasSize(1);
+		assertThat(wire.posts("tools/list")).hasSize(1);
 	}
 
 	@Test
@@ -312,12 +272,12 @@ class ModernWireTest {
 		wire.stubFor(method("tools/call").withHeader("Mcp-Param-Region", equalTo("eu-west1")).atPriority(1)
 			.willReturn(okJson(result(CONTENT_OK))));
 
-		assertThat(client().callTool("sql", Map.of("region", "eu-west1")).text()).isEqualTo("ok");
+		assertThat(this.clients.client().callTool("sql", Map.of("region", "eu-west1")).text()).isEqualTo("ok");
 
 		// §Client Behavior: list tools to check for changes, then retry with the right headers.
-		assertThat(posts("tools/list")).hasSize(2);
-		assertThat(posts("tools/call")).hasSize(2);
-		assertThat(this.events).filteredOn(McpRequestReissuedEvent.class::isInstance).singleElement()
+		assertThat(wire.posts("tools/list")).hasSize(2);
+		assertThat(wire.posts("tools/call")).hasSize(2);
+		assertThat(this.clients.events()).filteredOn(McpRequestReissuedEvent.class::isInstance).singleElement()
 			.satisfies((e) -> assertThat(((McpRequestReissuedEvent) e).cause()).isEqualTo(ReplayCause.HEADERS_CORRECTED));
 	}
 
@@ -327,8 +287,9 @@ class ModernWireTest {
 		stubTools("[{\"name\":\"sql\",\"inputSchema\":{\"type\":\"object\"}}]");
 		wire.stubFor(method("tools/call").willReturn(error(400, -32020, "Header mismatch", null)));
 
-		assertThatThrownBy(() -> client().callTool("sql", Map.of())).isInstanceOf(McpHeaderMismatchException.class);
-		assertThat(posts("tools/call")).hasSize(1);
+		assertThatThrownBy(() -> this.clients.client().callTool("sql", Map.of()))
+			.isInstanceOf(McpHeaderMismatchException.class);
+		assertThat(wire.posts("tools/call")).hasSize(1);
 	}
 
 	@Test
@@ -336,7 +297,7 @@ class ModernWireTest {
 		wire.stubFor(method("server/discover").willReturn(error(400, -32000, "Bad Request: No valid session ID provided",
 				null)));
 
-		assertThatThrownBy(client()::listTools).isInstanceOf(McpProtocolException.class)
+		assertThatThrownBy(this.clients.client()::listTools).isInstanceOf(McpProtocolException.class)
 			.hasMessageContaining("does not speak 2026-07-28")
 			.hasMessageContaining("auto or legacy");
 	}
@@ -346,7 +307,7 @@ class ModernWireTest {
 		stubDiscover();
 		wire.stubFor(method("tools/list").willReturn(error(400, -32020, "Header mismatch", null)));
 
-		assertThatThrownBy(client()::listTools).isInstanceOf(McpHeaderMismatchException.class)
+		assertThatThrownBy(this.clients.client()::listTools).isInstanceOf(McpHeaderMismatchException.class)
 			.hasMessageContaining("-32020");
 	}
 
@@ -355,11 +316,11 @@ class ModernWireTest {
 		stubDiscover();
 		wire.stubFor(method("prompts/list").willReturn(error(404, -32601, "Method not found", null)));
 
-		assertThatThrownBy(client()::listPrompts).isInstanceOfSatisfying(McpJsonRpcException.class,
+		assertThatThrownBy(this.clients.client()::listPrompts).isInstanceOfSatisfying(McpJsonRpcException.class,
 				(ex) -> assertThat(ex.code()).isEqualTo(-32601));
-		assertThat(posts("prompts/list")).hasSize(1);
-		assertThat(posts("initialize")).isEmpty();
-		assertThat(this.events).isEmpty();
+		assertThat(wire.posts("prompts/list")).hasSize(1);
+		assertThat(wire.posts("initialize")).isEmpty();
+		assertThat(this.clients.events()).isEmpty();
 	}
 
 	// --- broken streams: 2026-07-28 changelog; docs/architecture.md, "Recovery rules" --------------------------------------------------
@@ -375,12 +336,12 @@ class ModernWireTest {
 			.willReturn(okJson(result("{\"tools\":[{\"name\":\"t\",\"inputSchema\":{}}]}"))));
 
 		assertTimeoutPreemptively(Duration.ofSeconds(10),
-				() -> assertThat(client().listTools()).extracting(Tool::name).containsExactly("t"));
+				() -> assertThat(this.clients.client().listTools()).extracting(Tool::name).containsExactly("t"));
 
-		List<LoggedRequest> lists = posts("tools/list");
+		List<LoggedRequest> lists = wire.posts("tools/list");
 		assertThat(lists).hasSize(2);
 		assertThat(body(lists.get(0)).path("id").asLong()).isNotEqualTo(body(lists.get(1)).path("id").asLong());
-		assertThat(this.events).filteredOn(McpRequestReissuedEvent.class::isInstance).singleElement()
+		assertThat(this.clients.events()).filteredOn(McpRequestReissuedEvent.class::isInstance).singleElement()
 			.satisfies((e) -> assertThat(((McpRequestReissuedEvent) e).cause()).isEqualTo(ReplayCause.STREAM_LOST));
 	}
 
@@ -388,7 +349,7 @@ class ModernWireTest {
 		return switch (breakage) {
 			case "reset" -> aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER);
 			case "empty" -> aResponse().withFault(Fault.EMPTY_RESPONSE);
-			case "truncated-json" -> okJson("{\"jsonrpc\":\"2.0\",\"id\":{{jsonPath request.body '$.id'}},\"result\":{\"too");
+			case "truncated-json" -> okJson("{\"jsonrpc\":\"2.0\",\"id\":" + ID + ",\"result\":{\"too");
 			case "sse-closed-early" -> aResponse().withHeader("Content-Type", "text/event-stream")
 				.withBody("event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
 						+ "\"params\":{\"progressToken\":1,\"progress\":1}}\n\n");
@@ -404,11 +365,11 @@ class ModernWireTest {
 		stubTools("[{\"name\":\"transfer\",\"inputSchema\":{\"type\":\"object\"}}]");
 		wire.stubFor(method("tools/call").willReturn(broken("sse-closed-early")));
 
-		assertThatThrownBy(() -> client().callTool("transfer", Map.of()))
+		assertThatThrownBy(() -> this.clients.client().callTool("transfer", Map.of()))
 			.isInstanceOf(McpStreamLostException.class)
 			.hasMessageContaining("may have executed")
 			.hasMessageContaining("not re-issued");
-		assertThat(posts("tools/call")).hasSize(1);
+		assertThat(wire.posts("tools/call")).hasSize(1);
 	}
 
 	@Test
@@ -416,11 +377,11 @@ class ModernWireTest {
 		stubDiscover();
 		wire.stubFor(method("tools/list").willReturn(okJson(result("{\"tools\":[]}")).withFixedDelay(5000)));
 
-		assertThatThrownBy(client((b) -> b.requestTimeout(Duration.ofMillis(300)))::listTools)
+		assertThatThrownBy(this.clients.client((b) -> b.requestTimeout(Duration.ofMillis(300)))::listTools)
 			.isInstanceOf(McpTimeoutException.class);
 
 		// streamable-http §Cancellation: closing the stream is the cancellation.
-		assertThat(posts("notifications/cancelled")).isEmpty();
+		assertThat(wire.posts("notifications/cancelled")).isEmpty();
 	}
 
 	// --- multi round-trip requests: basic/patterns/mrtr ---------------------------------
@@ -436,29 +397,16 @@ class ModernWireTest {
 			.willSetStateTo("answered"));
 		wire.stubFor(method("tools/call").inScenario("m").whenScenarioStateIs("answered")
 			.willReturn(okJson(result(CONTENT_OK))));
-		List<McpInputHandler.InputRequest> asked = new CopyOnWriteArrayList<>();
-		McpInputHandler handler = new McpInputHandler() {
+		ScriptedInputHandler handler = ScriptedInputHandler.acceptingForms("{\"confirmed\":true}");
 
-			@Override
-			public Set<String> supportedMethods() {
-				return Set.of("elicitation/create");
-			}
+		assertThat(this.clients.client((b) -> b.inputHandler(handler)).callTool("confirm", Map.of("x", 1)).text())
+			.isEqualTo("ok");
 
-			@Override
-			public JsonNode answer(InputRequest request) {
-				asked.add(request);
-				return json.readTree("{\"action\":\"accept\",\"content\":{\"confirmed\":true}}");
-			}
-
-		};
-
-		assertThat(client((b) -> b.inputHandler(handler)).callTool("confirm", Map.of("x", 1)).text()).isEqualTo("ok");
-
-		assertThat(asked).singleElement().satisfies((r) -> {
+		assertThat(handler.requests()).singleElement().satisfies((r) -> {
 			assertThat(r.key()).isEqualTo("ok");
 			assertThat(r.method()).isEqualTo("elicitation/create");
 		});
-		List<LoggedRequest> calls = posts("tools/call");
+		List<LoggedRequest> calls = wire.posts("tools/call");
 		assertThat(calls).hasSize(2);
 		JsonNode retry = body(calls.get(1));
 		assertThat(retry.path("id").asLong()).isNotEqualTo(body(calls.get(0)).path("id").asLong());
@@ -478,10 +426,10 @@ class ModernWireTest {
 		wire.stubFor(method("tools/call").willReturn(okJson(result("{\"resultType\":\"input_required\","
 				+ "\"inputRequests\":{\"ok\":{\"method\":\"elicitation/create\",\"params\":{}}}}"))));
 
-		assertThatThrownBy(() -> client().callTool("confirm", Map.of()))
+		assertThatThrownBy(() -> this.clients.client().callTool("confirm", Map.of()))
 			.isInstanceOfSatisfying(McpInputRequiredException.class,
 					(ex) -> assertThat(ex.inputMethods()).containsExactly("elicitation/create"));
-		assertThat(posts("tools/call")).hasSize(1);
+		assertThat(wire.posts("tools/call")).hasSize(1);
 	}
 
 	@Test
@@ -489,7 +437,7 @@ class ModernWireTest {
 		stubDiscover();
 		wire.stubFor(method("tools/list").willReturn(okJson(result("{\"resultType\":\"partial\",\"tools\":[]}"))));
 
-		assertThatThrownBy(client()::listTools).isInstanceOf(McpProtocolException.class)
+		assertThatThrownBy(this.clients.client()::listTools).isInstanceOf(McpProtocolException.class)
 			.hasMessageContaining("partial");
 	}
 
@@ -509,22 +457,22 @@ class ModernWireTest {
 					+ "\"params\":{\"notifications\":{\"toolsListChanged\":true}}}\n\n"
 					+ "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n")
 			.withFixedDelay(1500)));
-		McpClient modern = client();
+		McpClient modern = this.clients.client();
 		modern.listTools();
 		modern.listTools();
 		modern.listPrompts();
 		modern.listPrompts();
 		// ttlMs 300000: fresh, no second request; ttlMs 0: immediately stale.
-		assertThat(posts("tools/list")).hasSize(1);
-		assertThat(posts("prompts/list")).hasSize(2);
+		assertThat(wire.posts("tools/list")).hasSize(1);
+		assertThat(wire.posts("prompts/list")).hasSize(2);
 
 		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> assertThat(this.events).anyMatch(
+			.untilAsserted(() -> assertThat(this.clients.events()).anyMatch(
 					(e) -> e instanceof dev.mcpx.client.event.McpCatalogueInvalidatedEvent invalidated
 							&& invalidated.reason().equals("notifications/tools/list_changed")));
 		modern.listTools();
-		assertThat(posts("tools/list")).hasSize(2);
-		LoggedRequest listen = posts("subscriptions/listen").get(0);
+		assertThat(wire.posts("tools/list")).hasSize(2);
+		LoggedRequest listen = wire.posts("subscriptions/listen").get(0);
 		assertThat(body(listen).at("/params/notifications/toolsListChanged").asBoolean()).isTrue();
 		assertThat(body(listen).at("/params/_meta/io.modelcontextprotocol~1protocolVersion").asString()).isEqualTo(VERSION);
 		assertThat(listen.getHeader("Mcp-Method")).isEqualTo("subscriptions/listen");
@@ -538,18 +486,18 @@ class ModernWireTest {
 		wire.stubFor(method("tools/list").willReturn(okJson(result("{\"tools\":[{\"name\":\"listed\","
 				+ "\"inputSchema\":{\"type\":\"object\"}}],\"ttlMs\":0}"))));
 		wire.stubFor(method("tools/call").willReturn(okJson(result(CONTENT_OK))));
-		McpClient modern = client();
+		McpClient modern = this.clients.client();
 
 		for (int i = 0; i < 5; i++) {
 			assertThat(modern.callTool("unlisted", Map.of("n", i)).isError()).isFalse();
 		}
-		assertThat(posts("tools/call")).hasSize(5);
-		assertThat(posts("tools/list")).hasSize(1);
+		assertThat(wire.posts("tools/call")).hasSize(5);
+		assertThat(wire.posts("tools/list")).hasSize(1);
 		// the listing the application asks for still goes to the server (ttlMs 0)
 		modern.listTools();
-		assertThat(posts("tools/list")).hasSize(2);
+		assertThat(wire.posts("tools/list")).hasSize(2);
 		modern.callTool("listed", Map.of());
-		assertThat(posts("tools/list")).hasSize(2);
+		assertThat(wire.posts("tools/list")).hasSize(2);
 	}
 
 	// --- era detection: basic/versioning §Backward Compatibility ------------------------
@@ -572,14 +520,14 @@ class ModernWireTest {
 		wire.stubFor(method("tools/list").inScenario("era").whenScenarioStateIs("legacy")
 			.withHeader("Mcp-Session-Id", equalTo("s-0123456789"))
 			.willReturn(okJson(result("{\"tools\":[{\"name\":\"legacy_tool\",\"inputSchema\":{}}]}"))));
-		McpClient auto = client((b) -> b.protocol(ProtocolMode.AUTO));
+		McpClient auto = this.clients.client((b) -> b.protocol(ProtocolMode.AUTO));
 		assertThat(auto.listTools()).isEmpty();
 		assertThat(auto.era()).contains(ProtocolEra.MODERN);
 
 		assertThat(auto.listTools()).extracting(Tool::name).containsExactly("legacy_tool");
 
 		assertThat(auto.era()).contains(ProtocolEra.LEGACY);
-		assertThat(this.events).filteredOn(McpEraDetectedEvent.class::isInstance)
+		assertThat(this.clients.events()).filteredOn(McpEraDetectedEvent.class::isInstance)
 			.extracting((e) -> ((McpEraDetectedEvent) e).era())
 			.containsExactly(ProtocolEra.MODERN, ProtocolEra.LEGACY);
 	}

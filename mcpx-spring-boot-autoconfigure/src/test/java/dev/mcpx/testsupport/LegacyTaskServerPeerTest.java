@@ -24,11 +24,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * raw HTTP: its task store spans sessions (a task started in one session is polled, answered and
  * fetched from another, and from a restarted process with a file store), its executions are
  * counted once, and its hooks (a cut {@code tools/call} after the task was created, a cut
- * {@code tasks/get}, forgotten tasks) do what client tests need. Where it should agree with
+ * {@code tasks/get}, forgotten tasks) do what client tests need; status changes reach the creating
+ * session as {@code notifications/tasks/status}. Where it should agree with
  * {@code server-everything} (2025-11-25 basic/utilities/tasks: capabilities, the
  * {@code CreateTaskResult}, {@code tasks/get}, {@code tasks/cancel}, unknown tasks; both built on the
- * TypeScript SDK v1) one test drives both; the one place they differ on purpose is another
- * session's {@code tasks/get}.
+ * TypeScript SDK v1) one test drives both, and pins where they differ.
  */
 class LegacyTaskServerPeerTest {
 
@@ -113,6 +113,21 @@ class LegacyTaskServerPeerTest {
 	}
 
 	@Test
+	void statusChangesAreAnnouncedToTheSessionThatCreatedTheTask() throws Exception {
+		this.peer = NodePeer.start(NodePeer.LEGACY_TASKS);
+		String session = open(false);
+		RawRpc.SseStream stream = this.rpc.get(this.peer.url(), headers(session));
+		assertThat(stream.status()).isEqualTo(200);
+		String taskId = startTask(session, "delete_record", Map.of("id", "r5", "durationMs", 200)).at("/task/taskId").asString();
+		JsonNode status = stream.next(PATIENCE);
+		while (!status.at("/params/status").asString().equals("completed")) {
+			assertThat(status.path("method").asString()).isEqualTo("notifications/tasks/status");
+			status = stream.next(PATIENCE);
+		}
+		assertThat(status.at("/params/taskId").asString()).isEqualTo(taskId);
+	}
+
+	@Test
 	void aCutCallLeavesItsTaskAndACutPollLosesOnlyThatAnswer() throws Exception {
 		this.peer = NodePeer.start(NodePeer.LEGACY_TASKS);
 		String session = open(false);
@@ -156,13 +171,14 @@ class LegacyTaskServerPeerTest {
 	}
 
 	/**
-	 * What both servers answer alike, and the one difference: server-everything keeps a task in
+	 * What both servers answer alike, and the two differences: server-everything keeps a task in
 	 * the store of the session that created it, so another session's {@code tasks/get} is
-	 * {@code -32602}; this peer's store spans sessions.
+	 * {@code -32602}, where this peer's store spans sessions; and a forbidden tool called with
+	 * {@code task} is {@code -32601} here, {@code -32602} there.
 	 */
 	@ParameterizedTest(name = "{0}")
 	@ValueSource(strings = { "legacy-tasks-server", "server-everything" })
-	void agreesWithServerEverythingExceptAcrossSessions(String server) throws Exception {
+	void agreesWithServerEverythingWhereItShould(String server) throws Exception {
 		boolean everything = server.equals("server-everything");
 		this.peer = everything ? NodePeer.startEverything() : NodePeer.start(NodePeer.LEGACY_TASKS);
 		String tool = everything ? "simulate-research-query" : "failing_job";
@@ -176,6 +192,14 @@ class LegacyTaskServerPeerTest {
 		JsonNode direct = call(session, "tools/call", Map.of("name", tool, "arguments", args));
 		assertThat(direct.at("/result/isError").asBoolean()).isTrue();
 		assertThat(direct.at("/result/content/0/text").asString()).contains("-32601");
+
+		// a forbidden tool with task: this peer answers -32601 (2025-11-25 §Tool-Level Negotiation:
+		// SHOULD); the SDK v1 fails to build a CreateTaskResult and answers -32602
+		Map<String, Object> forbidden = new LinkedHashMap<>();
+		forbidden.put("name", everything ? "echo" : "greet");
+		forbidden.put("arguments", everything ? Map.of("message", "x") : Map.of("name", "x"));
+		forbidden.put("task", Map.of());
+		assertThat(call(session, "tools/call", forbidden).at("/error/code").asInt()).isEqualTo(everything ? -32602 : -32601);
 
 		JsonNode task = startTask(session, tool, args).path("task");
 		assertThat(task.path("status").asString()).isEqualTo("working");

@@ -57,8 +57,24 @@ final class RawRpc {
 	 * @return the open stream
 	 */
 	SseStream open(String url, Map<String, String> headers, JsonNode body) {
+		return read(request(url, headers, body));
+	}
+
+	/**
+	 * Opens a GET stream (the legacy era's stream for messages outside any request).
+	 * @param url the MCP endpoint
+	 * @param headers further headers (the session)
+	 * @return the open stream
+	 */
+	SseStream get(String url, Map<String, String> headers) {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).header("Accept", "text/event-stream").GET();
+		headers.forEach(request::header);
+		return read(request.build());
+	}
+
+	private SseStream read(HttpRequest request) {
 		SseStream stream = new SseStream();
-		this.http.sendAsync(request(url, headers, body), HttpResponse.BodyHandlers.ofLines()).whenComplete((response, failure) -> {
+		this.http.sendAsync(request, HttpResponse.BodyHandlers.ofLines()).whenComplete((response, failure) -> {
 			if (failure != null) {
 				stream.end(failure);
 				return;

@@ -1,6 +1,7 @@
 package dev.mcpx.sample.demo;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,6 +15,7 @@ import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import jakarta.servlet.ServletConfig;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +45,7 @@ public class DemoUpstream {
 
 	private final AtomicReference<Instance> current = new AtomicReference<>();
 
-	private ServletConfig servletConfig;
+	private @Nullable ServletConfig servletConfig;
 
 	/**
 	 * Creates the upstream; it serves nothing until its servlet is initialized.
@@ -129,7 +131,8 @@ public class DemoUpstream {
 			.build();
 		try {
 			// The servlet container only initializes the servlet it knows: the forwarding one.
-			transport.init(this.servletConfig);
+			// start(...) keeps the container's config before the first instance is made
+			transport.init(Objects.requireNonNull(this.servletConfig, "servletConfig"));
 		}
 		catch (ServletException ex) {
 			server.close();

@@ -3,6 +3,7 @@ package dev.mcpx.autoconfigure.actuate;
 import java.time.Clock;
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
@@ -23,7 +24,7 @@ final class McpClientHealthIndicator extends AbstractHealthIndicator {
 
 	private final McpxHealthSettings settings;
 
-	private final McpxHealthProbe probe;
+	private final @Nullable McpxHealthProbe probe;
 
 	private final Clock clock;
 
@@ -34,7 +35,8 @@ final class McpClientHealthIndicator extends AbstractHealthIndicator {
 	 * @param probe pings stale upstreams, or {@code null} to never contact the upstream
 	 * @param clock tells how old the last exchange is
 	 */
-	McpClientHealthIndicator(McpClient client, McpxHealthSettings settings, McpxHealthProbe probe, Clock clock) {
+	McpClientHealthIndicator(McpClient client, McpxHealthSettings settings, @Nullable McpxHealthProbe probe,
+			Clock clock) {
 		super("Health check of MCP upstream '" + client.name() + "' failed");
 		this.client = client;
 		this.settings = settings;

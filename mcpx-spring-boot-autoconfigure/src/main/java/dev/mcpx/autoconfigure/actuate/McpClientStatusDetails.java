@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.mcpx.client.McpClientStatus;
 import dev.mcpx.client.model.ProcessStatus;
 import dev.mcpx.client.model.Implementation;
@@ -60,14 +62,14 @@ final class McpClientStatusDetails {
 		return details;
 	}
 
-	private static void put(Map<String, Object> details, String key, Object value) {
+	private static void put(Map<String, Object> details, String key, @Nullable Object value) {
 		if (value != null) {
 			details.put(key, value);
 		}
 	}
 
 	/** ISO-8601 text, whatever JSON mapper serializes the details. */
-	private static String text(Instant instant) {
+	private static @Nullable String text(@Nullable Instant instant) {
 		return (instant != null) ? instant.toString() : null;
 	}
 

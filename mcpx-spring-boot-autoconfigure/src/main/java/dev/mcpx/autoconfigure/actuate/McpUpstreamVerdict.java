@@ -2,6 +2,8 @@ package dev.mcpx.autoconfigure.actuate;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.mcpx.client.McpClientStatus;
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpRecoveryFailedException;
@@ -98,7 +100,7 @@ record McpUpstreamVerdict(String code, String reason) {
 	 * @param status the client's status
 	 * @return the later of the last success and the last failure, or {@code null}
 	 */
-	static Instant lastExchange(McpClientStatus status) {
+	static @Nullable Instant lastExchange(McpClientStatus status) {
 		Instant success = status.lastSuccessAt();
 		Instant failure = status.lastFailureAt();
 		if (success == null) {

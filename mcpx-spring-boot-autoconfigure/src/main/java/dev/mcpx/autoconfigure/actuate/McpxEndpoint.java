@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -65,7 +66,7 @@ public class McpxEndpoint {
 	 * @return the upstream, or {@code null} (answered 404) if there is none of that name
 	 */
 	@ReadOperation
-	public UpstreamDescriptor upstream(@Selector String name) {
+	public @Nullable UpstreamDescriptor upstream(@Selector String name) {
 		if (!this.clients.names().contains(name)) {
 			return null;
 		}
@@ -98,7 +99,7 @@ public class McpxEndpoint {
 		return kinds;
 	}
 
-	private List<Map<String, Object>> events(String upstream) {
+	private List<Map<String, Object>> events(@Nullable String upstream) {
 		return this.history.recent()
 			.stream()
 			.filter((entry) -> upstream == null || upstream.equals(entry.event().upstream()))
@@ -128,7 +129,7 @@ public class McpxEndpoint {
 		return shown;
 	}
 
-	private static Object value(RecordComponent component, McpEvent event) {
+	private static @Nullable Object value(RecordComponent component, McpEvent event) {
 		try {
 			return plain(component.getAccessor().invoke(event));
 		}
@@ -138,7 +139,7 @@ public class McpxEndpoint {
 	}
 
 	/** Strings, numbers and booleans as they are; collections element by element; else text. */
-	private static Object plain(Object value) {
+	private static @Nullable Object plain(@Nullable Object value) {
 		if (value == null || value instanceof String || value instanceof Number || value instanceof Boolean) {
 			return value;
 		}

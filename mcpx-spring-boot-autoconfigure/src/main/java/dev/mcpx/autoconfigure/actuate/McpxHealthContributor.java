@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -21,7 +22,7 @@ public final class McpxHealthContributor implements CompositeHealthContributor, 
 
 	private final CompositeHealthContributor indicators;
 
-	private final McpxHealthProbe probe;
+	private final @Nullable McpxHealthProbe probe;
 
 	/**
 	 * Creates the health of the given clients.
@@ -42,7 +43,7 @@ public final class McpxHealthContributor implements CompositeHealthContributor, 
 	}
 
 	@Override
-	public HealthContributor getContributor(String name) {
+	public @Nullable HealthContributor getContributor(String name) {
 		return this.indicators.getContributor(name);
 	}
 

@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.mcpx.client.McpClient;
 
 /**
@@ -86,7 +88,7 @@ final class McpxHealthProbe implements AutoCloseable {
 	 * @param timedOut whether the wait ended before the ping did
 	 * @param failure why the ping failed, or {@code null} when it was answered or timed out
 	 */
-	record Outcome(boolean timedOut, Throwable failure) {
+	record Outcome(boolean timedOut, @Nullable Throwable failure) {
 
 		static final Outcome ANSWERED = new Outcome(false, null);
 

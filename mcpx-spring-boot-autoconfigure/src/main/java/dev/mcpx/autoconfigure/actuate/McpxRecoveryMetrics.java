@@ -10,6 +10,7 @@ import dev.mcpx.client.event.McpRecoveryFailedEvent;
 import dev.mcpx.client.event.McpReissueRefusedEvent;
 import dev.mcpx.client.event.McpRequestReissuedEvent;
 import dev.mcpx.client.event.McpSessionRecoveredEvent;
+import dev.mcpx.client.event.McpStreamNotResumableEvent;
 import dev.mcpx.client.event.McpStreamResumedEvent;
 import dev.mcpx.client.event.ReplayCause;
 
@@ -25,7 +26,10 @@ import dev.mcpx.client.event.ReplayCause;
  * replaced session is not counted twice);</li>
  * <li>a restarted stdio server process: {@code process-restart}, {@code recovered} (or
  * {@code failed} when it could not be started again);</li>
- * <li>a request not sent again: the kind of its cause, {@code refused}.</li>
+ * <li>a request not sent again: the kind of its cause, {@code refused};</li>
+ * <li>a legacy stream resumed with {@code Last-Event-ID}: {@code resumption}, {@code recovered}; a
+ * broken stream whose event ids cannot resume it (they repeat, or are the session id), so it was
+ * handled at once as a stream without ids: {@code resumption}, {@code not-resumable}.</li>
  * </ul>
  * The request timer, {@code mcpx.client.requests}, comes from each client's observation.
  */
@@ -67,6 +71,9 @@ public class McpxRecoveryMetrics {
 		}
 		else if (event instanceof McpStreamResumedEvent) {
 			count(event, Kind.RESUMPTION, Outcome.RECOVERED);
+		}
+		else if (event instanceof McpStreamNotResumableEvent) {
+			count(event, Kind.RESUMPTION, Outcome.NOT_RESUMABLE);
 		}
 	}
 
@@ -114,7 +121,7 @@ public class McpxRecoveryMetrics {
 	 */
 	enum Outcome {
 
-		RECOVERED("recovered"), REFUSED("refused"), FAILED("failed");
+		RECOVERED("recovered"), REFUSED("refused"), FAILED("failed"), NOT_RESUMABLE("not-resumable");
 
 		final String tag;
 

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -21,6 +22,7 @@ import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
 
@@ -122,7 +124,7 @@ public final class McpxToolCallbackProvider implements ToolCallbackProvider, Aut
 			.add(c.upstream()));
 		List<Candidate> named = new ArrayList<>();
 		for (Candidate candidate : candidates) {
-			Set<String> upstreams = upstreamsByName.get(candidate.name());
+			Set<String> upstreams = Objects.requireNonNull(upstreamsByName.get(candidate.name()));
 			if (upstreams.size() > 1) {
 				warnCollision(candidate.name(), upstreams);
 				named.add(candidate.rename(ToolNames.sanitize(candidate.upstream() + "_" + candidate.tool().name())));
@@ -134,7 +136,7 @@ public final class McpxToolCallbackProvider implements ToolCallbackProvider, Aut
 		Map<String, Integer> uses = new HashMap<>();
 		named.forEach((c) -> uses.merge(c.name(), 1, Integer::sum));
 		return named.stream()
-			.map((c) -> (uses.get(c.name()) > 1)
+			.map((c) -> (uses.getOrDefault(c.name(), 1) > 1)
 					? c.rename(ToolNames.sanitizeWithHash(c.name(), c.upstream() + "/" + c.tool().name())) : c)
 			.toList();
 	}
@@ -185,7 +187,7 @@ public final class McpxToolCallbackProvider implements ToolCallbackProvider, Aut
 				}
 			}
 			catch (ExecutionException ex) {
-				unavailable(upstream, ex.getCause());
+				unavailable(upstream, Objects.requireNonNullElse(ex.getCause(), ex));
 			}
 			catch (TimeoutException ex) {
 				// The listing goes on and fills the catalogue for the next request.

@@ -4,11 +4,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 
 import com.nimbusds.jose.jwk.JWK;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.BindResult;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.Resource;
 import org.springframework.security.oauth2.client.registration.ClientRegistration;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
 import org.springframework.security.oauth2.core.AuthorizationGrantType;
@@ -38,7 +41,7 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 
 	private final McpClientRegistrationStore store;
 
-	private final ClientRegistrationRepository registrations;
+	private final @Nullable ClientRegistrationRepository registrations;
 
 	/**
 	 * Creates the configurer.
@@ -49,7 +52,7 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 	 * @param registrations Spring Security's client registrations, or {@code null}
 	 */
 	public McpOAuthConfigurer(McpxUpstreams upstreams, Environment environment, McpAuthorizationHandler handler,
-			McpClientRegistrationStore store, ClientRegistrationRepository registrations) {
+			McpClientRegistrationStore store, @Nullable ClientRegistrationRepository registrations) {
 		this.upstreams = upstreams;
 		this.binder = Binder.get(environment);
 		this.handler = handler;
@@ -70,7 +73,7 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 	 * @param name the upstream name
 	 * @return its credentials, or {@code null} when it has no {@code oauth} properties
 	 */
-	public McpOAuthCredentials credentials(String name) {
+	public @Nullable McpOAuthCredentials credentials(String name) {
 		String prefix = "mcpx.clients." + name + ".oauth";
 		BindResult<McpxOAuthProperties> bound = this.binder.bind(prefix, McpxOAuthProperties.class);
 		if (!bound.isBound()) {
@@ -104,11 +107,13 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 		credentials.grant(grant);
 		apply(prefix + ".client-authentication", () -> credentials.clientAuthentication(oauth.getClientAuthentication()));
 		apply(prefix + ".client-metadata-url", () -> credentials.clientMetadataUrl(oauth.getClientMetadataUrl()));
-		if (oauth.getRedirectUri() != null) {
-			apply(prefix + ".redirect-uri", () -> credentials.redirectUri(oauth.getRedirectUri()));
+		URI redirectUri = oauth.getRedirectUri();
+		if (redirectUri != null) {
+			apply(prefix + ".redirect-uri", () -> credentials.redirectUri(redirectUri));
 		}
-		if (oauth.getPrivateKey() != null) {
-			JWK key = readKey(prefix + ".private-key", oauth);
+		Resource privateKey = oauth.getPrivateKey();
+		if (privateKey != null) {
+			JWK key = readKey(prefix + ".private-key", privateKey);
 			apply(prefix + ".private-key", () -> credentials.signingKey(key));
 		}
 		else if ("private_key_jwt".equals(oauth.getClientAuthentication())) {
@@ -147,8 +152,8 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 				+ "' uses the " + grant.getValue() + " grant; mcpx supports authorization_code and client_credentials");
 	}
 
-	private static JWK readKey(String property, McpxOAuthProperties oauth) {
-		try (InputStream in = oauth.getPrivateKey().getInputStream()) {
+	private static JWK readKey(String property, Resource privateKey) {
+		try (InputStream in = privateKey.getInputStream()) {
 			JWK key = JWK.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
 			if (!key.isPrivate()) {
 				throw new InvalidMcpxPropertyException(property, "the JWK has no private part");
@@ -156,7 +161,7 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 			return key;
 		}
 		catch (IOException ex) {
-			throw new InvalidMcpxPropertyException(property, "cannot read " + oauth.getPrivateKey() + ": " + ex.getMessage());
+			throw new InvalidMcpxPropertyException(property, "cannot read " + privateKey + ": " + ex.getMessage());
 		}
 		catch (java.text.ParseException ex) {
 			// the message of a JWK parse failure never quotes the key
@@ -169,7 +174,9 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 			setting.run();
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidMcpxPropertyException(property, ex.getMessage());
+			// the builder names the setting it refuses
+			throw new InvalidMcpxPropertyException(property,
+					Objects.requireNonNullElse(ex.getMessage(), "it is not valid"));
 		}
 	}
 

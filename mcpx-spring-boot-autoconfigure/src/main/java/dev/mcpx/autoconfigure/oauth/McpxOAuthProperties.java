@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.Resource;
 
 import dev.mcpx.client.oauth.McpOAuthGrant;
@@ -24,40 +25,40 @@ public class McpxOAuthProperties {
 	 * Id of a Spring Security client registration (spring.security.oauth2.client.registration)
 	 * whose client id, secret, authentication method, grant and scopes to use.
 	 */
-	private String registrationId;
+	private @Nullable String registrationId;
 
 	/**
 	 * Pre-registered client id, preferred over any other way of obtaining one.
 	 */
-	private String clientId;
+	private @Nullable String clientId;
 
 	/**
 	 * Secret of the pre-registered client.
 	 */
-	private String clientSecret;
+	private @Nullable String clientSecret;
 
 	/**
 	 * Token endpoint authentication: client_secret_basic, client_secret_post, none or
 	 * private_key_jwt; by default the best the authorization server supports.
 	 */
-	private String clientAuthentication;
+	private @Nullable String clientAuthentication;
 
 	/**
 	 * Location of the private key of private_key_jwt authentication, a JWK (JSON) with its
 	 * private part.
 	 */
-	private Resource privateKey;
+	private @Nullable Resource privateKey;
 
 	/**
 	 * Issuer the pre-registered client belongs to; another authorization server is refused.
 	 */
-	private String issuer;
+	private @Nullable String issuer;
 
 	/**
 	 * HTTPS URL of the client's ID metadata document, used as its client id where the
 	 * authorization server supports them.
 	 */
-	private URI clientMetadataUrl;
+	private @Nullable URI clientMetadataUrl;
 
 	/**
 	 * Client name sent with dynamic client registration.
@@ -67,7 +68,7 @@ public class McpxOAuthProperties {
 	/**
 	 * Redirect URI of the authorization code flow, https or http on localhost.
 	 */
-	private URI redirectUri;
+	private @Nullable URI redirectUri;
 
 	/**
 	 * Scopes requested beyond those the upstream asks for.
@@ -82,59 +83,59 @@ public class McpxOAuthProperties {
 		this.grant = grant;
 	}
 
-	public String getRegistrationId() {
+	public @Nullable String getRegistrationId() {
 		return this.registrationId;
 	}
 
-	public void setRegistrationId(String registrationId) {
+	public void setRegistrationId(@Nullable String registrationId) {
 		this.registrationId = registrationId;
 	}
 
-	public String getClientId() {
+	public @Nullable String getClientId() {
 		return this.clientId;
 	}
 
-	public void setClientId(String clientId) {
+	public void setClientId(@Nullable String clientId) {
 		this.clientId = clientId;
 	}
 
-	public String getClientSecret() {
+	public @Nullable String getClientSecret() {
 		return this.clientSecret;
 	}
 
-	public void setClientSecret(String clientSecret) {
+	public void setClientSecret(@Nullable String clientSecret) {
 		this.clientSecret = clientSecret;
 	}
 
-	public String getClientAuthentication() {
+	public @Nullable String getClientAuthentication() {
 		return this.clientAuthentication;
 	}
 
-	public void setClientAuthentication(String clientAuthentication) {
+	public void setClientAuthentication(@Nullable String clientAuthentication) {
 		this.clientAuthentication = clientAuthentication;
 	}
 
-	public Resource getPrivateKey() {
+	public @Nullable Resource getPrivateKey() {
 		return this.privateKey;
 	}
 
-	public void setPrivateKey(Resource privateKey) {
+	public void setPrivateKey(@Nullable Resource privateKey) {
 		this.privateKey = privateKey;
 	}
 
-	public String getIssuer() {
+	public @Nullable String getIssuer() {
 		return this.issuer;
 	}
 
-	public void setIssuer(String issuer) {
+	public void setIssuer(@Nullable String issuer) {
 		this.issuer = issuer;
 	}
 
-	public URI getClientMetadataUrl() {
+	public @Nullable URI getClientMetadataUrl() {
 		return this.clientMetadataUrl;
 	}
 
-	public void setClientMetadataUrl(URI clientMetadataUrl) {
+	public void setClientMetadataUrl(@Nullable URI clientMetadataUrl) {
 		this.clientMetadataUrl = clientMetadataUrl;
 	}
 
@@ -146,11 +147,11 @@ public class McpxOAuthProperties {
 		this.clientName = clientName;
 	}
 
-	public URI getRedirectUri() {
+	public @Nullable URI getRedirectUri() {
 		return this.redirectUri;
 	}
 
-	public void setRedirectUri(URI redirectUri) {
+	public void setRedirectUri(@Nullable URI redirectUri) {
 		this.redirectUri = redirectUri;
 	}
 

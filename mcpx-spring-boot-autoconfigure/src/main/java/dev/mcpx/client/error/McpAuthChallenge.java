@@ -10,11 +10,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Why an upstream refused a request's credentials: the HTTP status (401 or 403), the
  * parameters of its {@code Bearer} challenge in {@code WWW-Authenticate} (RFC 6750 §3,
  * RFC 9728 §5.1) and the resource the request was sent to. Handed to
- * {@link McpCredentials#refresh(McpAuthChallenge)}; none of its parts is a secret.
+ * {@link dev.mcpx.client.McpCredentials#refresh(McpAuthChallenge)}; none of its parts is a secret.
  *
  * @param status the HTTP status, 401 or 403
  * @param scheme the scheme of the challenge that was read ({@code Bearer} when offered), or
@@ -22,7 +24,7 @@ import java.util.Set;
  * @param parameters the challenge's auth-params, names in lower case
  * @param resource the MCP endpoint the refused request was sent to
  */
-public record McpAuthChallenge(int status, String scheme, Map<String, String> parameters, URI resource) {
+public record McpAuthChallenge(int status, @Nullable String scheme, Map<String, String> parameters, URI resource) {
 
 	/** The RFC 6750 §3.1 error of a token that lacks a scope the request needs. */
 	public static final String INSUFFICIENT_SCOPE = "insufficient_scope";
@@ -59,7 +61,7 @@ public record McpAuthChallenge(int status, String scheme, Map<String, String> pa
 	 * @param resource the MCP endpoint
 	 * @return the challenge
 	 */
-	public static McpAuthChallenge parse(int status, List<String> headerValues, URI resource) {
+	public static McpAuthChallenge parse(int status, @Nullable List<String> headerValues, URI resource) {
 		List<Challenge> challenges = new ArrayList<>();
 		for (String value : (headerValues != null) ? headerValues : List.<String>of()) {
 			if (value != null) {
@@ -80,7 +82,7 @@ public record McpAuthChallenge(int status, String scheme, Map<String, String> pa
 	 * The URL of the protected resource metadata (RFC 9728 §5.1), if the challenge names one.
 	 * @return the {@code resource_metadata} parameter, or {@code null}
 	 */
-	public String resourceMetadata() {
+	public @Nullable String resourceMetadata() {
 		return this.parameters.get("resource_metadata");
 	}
 
@@ -100,7 +102,7 @@ public record McpAuthChallenge(int status, String scheme, Map<String, String> pa
 	 * The challenge's {@code error} code, if any.
 	 * @return for example {@code invalid_token} or {@code insufficient_scope}, or {@code null}
 	 */
-	public String error() {
+	public @Nullable String error() {
 		return this.parameters.get("error");
 	}
 

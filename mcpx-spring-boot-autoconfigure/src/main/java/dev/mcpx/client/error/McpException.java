@@ -1,7 +1,8 @@
 package dev.mcpx.client.error;
 
-import org.jspecify.annotations.Nullable;
+import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
 
 /**
  * Root of every failure an {@link dev.mcpx.client.McpClient} reports. Unchecked: callers catch the subtype
@@ -21,6 +22,15 @@ public class McpException extends RuntimeException {
 	public McpException(String upstream, String message, @Nullable Throwable cause) {
 		super("[" + upstream + "] " + message, cause);
 		this.upstream = upstream;
+	}
+
+	/**
+	 * The message, which names the upstream.
+	 * @return the message, never absent: every constructor sets one
+	 */
+	@Override
+	public String getMessage() {
+		return Objects.requireNonNull(super.getMessage());
 	}
 
 	/**

@@ -13,11 +13,11 @@ public class McpHttpStatusException extends McpException {
 
 	private final int status;
 
-	private final Integer jsonRpcCode;
+	private final @Nullable Integer jsonRpcCode;
 
-	private final String jsonRpcMessage;
+	private final @Nullable String jsonRpcMessage;
 
-	private final JsonNode jsonRpcData;
+	private final @Nullable JsonNode jsonRpcData;
 
 	/**
 	 * Creates an exception for an unexpected HTTP status.

@@ -22,7 +22,7 @@ public class McpJsonRpcException extends McpException {
 
 	private final String errorMessage;
 
-	private final JsonNode data;
+	private final @Nullable JsonNode data;
 
 	/**
 	 * Creates an exception for a JSON-RPC error.

@@ -3,6 +3,8 @@ package dev.mcpx.client.error;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -21,7 +23,8 @@ public class McpUnsupportedVersionException extends McpJsonRpcException {
 	 * @param errorMessage the server's message
 	 * @param data the error's data, with {@code supported} and {@code requested}
 	 */
-	public McpUnsupportedVersionException(String upstream, String method, String errorMessage, JsonNode data) {
+	public McpUnsupportedVersionException(String upstream, String method, String errorMessage,
+			@Nullable JsonNode data) {
 		super(upstream, method, CODE, errorMessage, data);
 	}
 

@@ -5,7 +5,8 @@ package dev.mcpx.client.event;
  * immutable and carry no secret: no session id in full, no header value.
  */
 public sealed interface McpEvent permits McpSessionExpiredEvent, McpSessionRecoveredEvent, McpRecoveryFailedEvent,
-		McpRequestReissuedEvent, McpReissueRefusedEvent, McpEraDetectedEvent, McpCatalogueInvalidatedEvent, McpStreamResumedEvent {
+		McpRequestReissuedEvent, McpReissueRefusedEvent, McpEraDetectedEvent, McpCatalogueInvalidatedEvent, McpStreamResumedEvent,
+		McpStreamNotResumableEvent {
 
 	/**
 	 * The upstream the event is about.

@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 import com.nimbusds.oauth2.sdk.as.AuthorizationServerMetadata;
 import com.nimbusds.oauth2.sdk.auth.ClientAuthenticationMethod;
 import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
+import org.jspecify.annotations.Nullable;
 
 
 /**
@@ -20,8 +21,8 @@ import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
  * @param tokenEndpoint the token endpoint
  * @param registrationEndpoint the dynamic registration endpoint, or {@code null}
  */
-record AuthorizationServer(String issuer, AuthorizationServerMetadata metadata, URI authorizationEndpoint,
-		URI tokenEndpoint, URI registrationEndpoint) {
+record AuthorizationServer(String issuer, @Nullable AuthorizationServerMetadata metadata,
+		@Nullable URI authorizationEndpoint, URI tokenEndpoint, @Nullable URI registrationEndpoint) {
 
 	static AuthorizationServer of(String upstream, String issuer, AuthorizationServerMetadata metadata) {
 		if (metadata.getTokenEndpointURI() == null) {
@@ -41,7 +42,7 @@ record AuthorizationServer(String issuer, AuthorizationServerMetadata metadata, 
 				SafeUrls.requireSafe(upstream, "registration endpoint", URI.create(origin + "/register")));
 	}
 
-	private static URI safe(String upstream, String what, URI url) {
+	private static @Nullable URI safe(String upstream, String what, @Nullable URI url) {
 		return (url != null) ? SafeUrls.requireSafe(upstream, what, url) : null;
 	}
 

@@ -14,6 +14,7 @@ import com.nimbusds.oauth2.sdk.http.HTTPRequest;
 import com.nimbusds.oauth2.sdk.http.HTTPResponse;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.error.McpAuthChallenge;
 
@@ -206,7 +207,7 @@ final class Discovery {
 	}
 
 	/** A JSON object from a 200 answer; {@code null} for a 4xx, so the next candidate is tried. */
-	private Map<String, Object> fetchJson(String what, URI url) {
+	private @Nullable Map<String, Object> fetchJson(String what, URI url) {
 		SafeUrls.requireSafe(this.upstream, what + " URL", url);
 		HTTPRequest request = new HTTPRequest(HTTPRequest.Method.GET, url);
 		request.setFollowRedirects(false);
@@ -239,7 +240,7 @@ final class Discovery {
 		}
 	}
 
-	private static List<String> strings(Object value) {
+	private static List<String> strings(@Nullable Object value) {
 		List<String> result = new ArrayList<>();
 		if (value instanceof List<?> list) {
 			for (Object item : list) {
@@ -261,7 +262,7 @@ final class Discovery {
 	 * @param scopesSupported its {@code scopes_supported}, empty when undefined
 	 * @param fromMetadata whether it came from metadata (else the 2025-03-26 defaults)
 	 */
-	public record ProtectedResource(URI location, String resource, List<String> authorizationServers,
+	public record ProtectedResource(@Nullable URI location, String resource, List<String> authorizationServers,
 			List<String> scopesSupported, boolean fromMetadata) {
 	}
 

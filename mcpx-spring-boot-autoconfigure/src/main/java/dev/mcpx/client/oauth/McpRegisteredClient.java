@@ -1,5 +1,7 @@
 package dev.mcpx.client.oauth;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A client identity obtained by dynamic client registration (RFC 7591), bound to the
  * authorization server that issued it (2026-07-28 basic/authorization/client-registration
@@ -11,7 +13,7 @@ package dev.mcpx.client.oauth;
  * @param tokenEndpointAuthMethod how the client authenticates at the token endpoint
  * ({@code none}, {@code client_secret_basic} or {@code client_secret_post})
  */
-public record McpRegisteredClient(String issuer, String clientId, String clientSecret,
+public record McpRegisteredClient(String issuer, String clientId, @Nullable String clientSecret,
 		String tokenEndpointAuthMethod) {
 
 	@Override

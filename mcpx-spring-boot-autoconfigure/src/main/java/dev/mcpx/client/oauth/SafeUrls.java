@@ -3,6 +3,8 @@ package dev.mcpx.client.oauth;
 import java.net.URI;
 import java.util.Locale;
 
+import org.jspecify.annotations.Nullable;
+
 
 /**
  * The rules every URL of the authorization flow must pass before the client sends anything
@@ -56,7 +58,7 @@ final class SafeUrls {
 	 * @param redirectUri the redirect URI
 	 * @return a problem, or {@code null} when it is fine
 	 */
-	public static String redirectUriProblem(String property, URI redirectUri) {
+	public static @Nullable String redirectUriProblem(String property, @Nullable URI redirectUri) {
 		if (redirectUri == null || !redirectUri.isAbsolute() || redirectUri.getHost() == null) {
 			return property + " must be an absolute URL";
 		}

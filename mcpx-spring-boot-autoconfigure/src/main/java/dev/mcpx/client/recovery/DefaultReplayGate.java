@@ -23,10 +23,10 @@ public final class DefaultReplayGate implements ReplayGate {
 
 	@Override
 	public ReplayDecision decide(ReplayContext context) {
-		if (!context.isToolCall()) {
+		String tool = context.tool();
+		if (tool == null) { // not a tools/call
 			return ReplayDecision.allow(context.method() + " is read-shaped");
 		}
-		String tool = context.tool();
 		ToolReplay override = this.policy.toolReplay(tool);
 		if (override == ToolReplay.NEVER) {
 			return ReplayDecision.refuse("tool '" + tool + "' is configured never to be re-sent");

@@ -2,8 +2,6 @@ package dev.mcpx.autoconfigure.actuate;
 
 import java.time.Duration;
 
-import com.github.tomakehurst.wiremock.client.MappingBuilder;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -23,14 +21,12 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import dev.mcpx.autoconfigure.InvalidMcpxPropertyException;
 import dev.mcpx.autoconfigure.McpxAutoConfiguration;
 import dev.mcpx.client.McpClient;
+import dev.mcpx.testsupport.McpWireMock;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
-import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static dev.mcpx.testsupport.McpWireMock.method;
+import static dev.mcpx.testsupport.McpWireMock.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -40,9 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class McpxActuateAutoConfigurationTest {
 
 	@RegisterExtension
-	static WireMockExtension wire = WireMockExtension.newInstance()
-		.options(wireMockConfig().dynamicPort().bindAddress("127.0.0.1").globalTemplating(true))
-		.build();
+	static McpWireMock wire = McpWireMock.upstream();
 
 	/** Refuses connections: a health check that contacted it would not say UNKNOWN. */
 	private static final String REFUSING = "http://127.0.0.1:1/mcp";
@@ -161,7 +155,7 @@ class McpxActuateAutoConfigurationTest {
 		stubHandshake();
 		wire.stubFor(method("ping").willReturn(okJson(result("{}")).withFixedDelay(4000)));
 		this.contextRunner
-			.withPropertyValues("mcpx.clients.slow.url=" + wire.baseUrl() + "/mcp", "mcpx.clients.slow.protocol=legacy",
+			.withPropertyValues("mcpx.clients.slow.url=" + wire.mcpUrl(), "mcpx.clients.slow.protocol=legacy",
 					"mcpx.health.probe=true", "mcpx.health.probe-interval=0s", "mcpx.health.timeout=300ms")
 			.run((context) -> {
 				HealthIndicator slow = indicator(context.getBean(McpxHealthContributor.class), "slow");
@@ -179,14 +173,6 @@ class McpxActuateAutoConfigurationTest {
 
 	static HealthIndicator indicator(CompositeHealthContributor mcpx, String name) {
 		return (HealthIndicator) mcpx.getContributor(name);
-	}
-
-	private static MappingBuilder method(String method) {
-		return post(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method", equalTo(method)));
-	}
-
-	private static String result(String resultJson) {
-		return "{\"jsonrpc\":\"2.0\",\"id\":{{jsonPath request.body '$.id'}},\"result\":" + resultJson + "}";
 	}
 
 	private static void stubHandshake() {

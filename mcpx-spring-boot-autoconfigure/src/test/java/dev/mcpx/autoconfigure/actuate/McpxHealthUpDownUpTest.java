@@ -1,7 +1,6 @@
 package dev.mcpx.autoconfigure.actuate;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -15,14 +14,13 @@ import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfigura
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.mcpx.autoconfigure.McpxAutoConfiguration;
+import dev.mcpx.testsupport.McpWireMock;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
-import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static dev.mcpx.testsupport.McpWireMock.method;
+import static dev.mcpx.testsupport.McpWireMock.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -48,7 +46,7 @@ class McpxHealthUpDownUpTest {
 
 	@Test
 	void healthIsUpThenDownWhileTheUpstreamIsStoppedThenUpWhenANewServerAnswersOnTheSamePort() {
-		this.first = new WireMockServer(wireMockConfig().dynamicPort().bindAddress("127.0.0.1").globalTemplating(true));
+		this.first = new WireMockServer(McpWireMock.options());
 		this.first.start();
 		int port = this.first.port();
 		stubSession(this.first, "session-A-0123456789abcdef");
@@ -71,8 +69,7 @@ class McpxHealthUpDownUpTest {
 				assertThat(stopped.getStatus()).isEqualTo(Status.DOWN);
 				assertThat(stopped.getDetails()).containsEntry("reason", "the upstream could not be reached");
 
-				this.second = new WireMockServer(
-						wireMockConfig().port(port).bindAddress("127.0.0.1").globalTemplating(true));
+				this.second = new WireMockServer(McpWireMock.options().port(port));
 				this.second.start();
 				stubSession(this.second, "session-B-0123456789abcdef");
 				Health back = up.health();
@@ -96,14 +93,6 @@ class McpxHealthUpDownUpTest {
 		server.stubFor(method("notifications/initialized").willReturn(aResponse().withStatus(202)));
 		server.stubFor(
 				method("ping").withHeader("Mcp-Session-Id", equalTo(sessionId)).willReturn(okJson(result("{}"))));
-	}
-
-	private static MappingBuilder method(String method) {
-		return post(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method", equalTo(method)));
-	}
-
-	private static String result(String resultJson) {
-		return "{\"jsonrpc\":\"2.0\",\"id\":{{jsonPath request.body '$.id'}},\"result\":" + resultJson + "}";
 	}
 
 }

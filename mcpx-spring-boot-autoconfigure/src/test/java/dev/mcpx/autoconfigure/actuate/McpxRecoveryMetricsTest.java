@@ -12,6 +12,8 @@ import dev.mcpx.client.event.McpReissueRefusedEvent;
 import dev.mcpx.client.event.McpRequestReissuedEvent;
 import dev.mcpx.client.event.McpSessionExpiredEvent;
 import dev.mcpx.client.event.McpSessionRecoveredEvent;
+import dev.mcpx.client.event.McpStreamNotResumableEvent;
+import dev.mcpx.client.event.McpStreamResumedEvent;
 import dev.mcpx.client.event.ReplayCause;
 import dev.mcpx.client.model.ProtocolEra;
 
@@ -67,6 +69,16 @@ class McpxRecoveryMetricsTest {
 
 		assertThat(count("b", "session-expiry", "refused")).isEqualTo(1);
 		assertThat(count("b", "stream-lost", "refused")).isEqualTo(1);
+	}
+
+	@Test
+	void aStreamWhoseIdsCannotResumeItCountsAsItsOwnResumptionOutcome() {
+		this.metrics.onEvent(new McpStreamResumedEvent("a", "tools/call", 1));
+		this.metrics.onEvent(new McpStreamNotResumableEvent("a", "tools/call", "its event ids are the session id"));
+		this.metrics.onEvent(new McpStreamNotResumableEvent("a", "tools/call", "its event ids repeat"));
+
+		assertThat(count("a", "resumption", "recovered")).isEqualTo(1);
+		assertThat(count("a", "resumption", "not-resumable")).isEqualTo(2);
 	}
 
 	@Test

@@ -12,9 +12,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
-import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,18 +28,18 @@ import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpProtocolException;
 import dev.mcpx.client.error.McpTimeoutException;
 import dev.mcpx.client.model.CallToolResult;
+import dev.mcpx.testsupport.McpWireMock;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.delete;
-import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
-import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.notContaining;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static dev.mcpx.testsupport.McpWireMock.ID;
+import static dev.mcpx.testsupport.McpWireMock.method;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -58,16 +56,12 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 class BadUpstreamFuzzTest {
 
 	@RegisterExtension
-	static WireMockExtension wire = WireMockExtension.newInstance()
-		.options(wireMockConfig().dynamicPort().bindAddress("127.0.0.1").globalTemplating(true))
-		.build();
+	static McpWireMock wire = McpWireMock.upstream();
 
 	private static final Duration TIMEOUT = Duration.ofMillis(1500);
 
 	/** One attempt, the listing that learns annotations, one re-issue, and scheduling slack. */
 	private static final Duration BOUND = TIMEOUT.multipliedBy(3).plusSeconds(2);
-
-	private static final String ID = "{{jsonPath request.body '$.id'}}";
 
 	private static final String GOOD_RESULT = "{\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}";
 
@@ -355,7 +349,7 @@ class BadUpstreamFuzzTest {
 			stubLegacyHandshake("{\"tools\":{\"listChanged\":true}}");
 			wire.stubFor(get(urlEqualTo("/mcp")).willReturn(sse(bad)));
 			wire.stubFor(method("ping").willReturn(okJson(JSON_PREFIX + ",\"result\":{}}")));
-			McpClient client = client(ProtocolMode.LEGACY, wire.baseUrl() + "/mcp", (b) -> b.maxMessageBytes(4096));
+			McpClient client = client(ProtocolMode.LEGACY, wire.mcpUrl(), (b) -> b.maxMessageBytes(4096));
 			client.ping();
 			Thread.sleep(3000);
 			assertThat(LeakChecks.threads("mcpx-" + client.name() + "-listen"))
@@ -388,7 +382,7 @@ class BadUpstreamFuzzTest {
 		wire.stubFor(post(urlEqualTo("/mcp")).withRequestBody(notContaining("\"method\""))
 			.willReturn(aResponse().withStatus(202)));
 		wire.stubFor(method("tools/call").willReturn(response));
-		try (McpClient client = client(mode, wire.baseUrl() + "/mcp", customizer)) {
+		try (McpClient client = client(mode, wire.mcpUrl(), customizer)) {
 			Object outcome;
 			try {
 				outcome = call(client, bound);
@@ -438,10 +432,6 @@ class BadUpstreamFuzzTest {
 		wire.stubFor(method("notifications/cancelled").willReturn(aResponse().withStatus(202)));
 		wire.stubFor(delete(urlEqualTo("/mcp")).willReturn(aResponse().withStatus(200)));
 		wire.stubFor(get(urlEqualTo("/mcp")).willReturn(aResponse().withStatus(405)));
-	}
-
-	private static MappingBuilder method(String method) {
-		return post(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method", equalTo(method)));
 	}
 
 	private static ResponseDefinitionBuilder sse(String body) {

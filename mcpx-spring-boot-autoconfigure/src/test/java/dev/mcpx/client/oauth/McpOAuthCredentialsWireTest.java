@@ -11,19 +11,18 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.mcpx.client.error.McpAuthenticationException;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.ProtocolMode;
+import dev.mcpx.client.error.McpAuthenticationException;
+import dev.mcpx.testsupport.McpWireMock;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.absent;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.absent;
 import static com.github.tomakehurst.wiremock.client.WireMock.containing;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
@@ -35,7 +34,8 @@ import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static dev.mcpx.testsupport.McpWireMock.method;
+import static dev.mcpx.testsupport.McpWireMock.result;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -47,16 +47,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class McpOAuthCredentialsWireTest {
 
 	@RegisterExtension
-	static WireMockExtension mcp = WireMockExtension.newInstance()
-		.options(wireMockConfig().dynamicPort().bindAddress("127.0.0.1").globalTemplating(true))
-		.build();
+	static McpWireMock mcp = McpWireMock.upstream();
 
 	@RegisterExtension
-	static WireMockExtension auth = WireMockExtension.newInstance()
-		.options(wireMockConfig().dynamicPort().bindAddress("127.0.0.1"))
-		.build();
-
-	private static final String ID = "{{jsonPath request.body '$.id'}}";
+	static McpWireMock auth = McpWireMock.plain();
 
 	private static final String TOKEN = "tok-1-for-the-mcp-server";
 
@@ -101,22 +95,14 @@ class McpOAuthCredentialsWireTest {
 					"Bearer resource_metadata=\"" + mcp.baseUrl() + "/.well-known/oauth-protected-resource/mcp\"");
 	}
 
-	private static MappingBuilder method(String method) {
-		return post(urlEqualTo("/mcp")).withRequestBody(matchingJsonPath("$.method", equalTo(method)));
-	}
-
-	private static String result(String json) {
-		return "{\"jsonrpc\":\"2.0\",\"id\":" + ID + ",\"result\":" + json + "}";
-	}
-
 	private static McpOAuthCredentials.Builder clientCredentials() {
-		return McpOAuthCredentials.builder("guarded", URI.create(mcp.baseUrl() + "/mcp"))
+		return McpOAuthCredentials.builder("guarded", mcp.mcpUri())
 			.grant(McpOAuthGrant.CLIENT_CREDENTIALS)
 			.client("wire-client", "wire-secret");
 	}
 
 	private static McpClient client(McpOAuthCredentials credentials) {
-		return McpClient.builder("guarded", URI.create(mcp.baseUrl() + "/mcp"))
+		return McpClient.builder("guarded", mcp.mcpUri())
 			.protocol(ProtocolMode.LEGACY)
 			.listenForChanges(false)
 			.requestTimeout(Duration.ofSeconds(20))
@@ -172,7 +158,7 @@ class McpOAuthCredentialsWireTest {
 		// the token request authenticates the client (client_secret_basic) and names the resource
 		auth.verify(1, postRequestedFor(urlEqualTo("/token")).withHeader("Authorization", matching("Basic .+"))
 			.withRequestBody(containing("grant_type=client_credentials"))
-			.withRequestBody(containing("resource=" + java.net.URLEncoder.encode(mcp.baseUrl() + "/mcp",
+			.withRequestBody(containing("resource=" + java.net.URLEncoder.encode(mcp.mcpUrl(),
 					java.nio.charset.StandardCharsets.UTF_8))));
 		// and never carries the token in a URL (2025-11-25 basic/authorization §Token Requirements, 2)
 		assertThat(mcp.findAll(postRequestedFor(urlMatching(".*access_token.*")))).isEmpty();
@@ -231,7 +217,7 @@ class McpOAuthCredentialsWireTest {
 	void anAuthorizationServerWithoutPkceS256IsRefusedForTheAuthorizationCodeFlow() {
 		auth.stubFor(get(urlEqualTo("/.well-known/oauth-authorization-server")).atPriority(1)
 			.willReturn(okJson(metadata(auth.baseUrl(), false))));
-		McpOAuthCredentials credentials = McpOAuthCredentials.builder("guarded", URI.create(mcp.baseUrl() + "/mcp"))
+		McpOAuthCredentials credentials = McpOAuthCredentials.builder("guarded", mcp.mcpUri())
 			.client("public-client", null)
 			.authorizationHandler((request) -> {
 				throw new AssertionError("the user must not be sent to " + request.authorizationUri());
@@ -248,7 +234,7 @@ class McpOAuthCredentialsWireTest {
 
 	@Test
 	void withoutAHandlerTheAuthorizationCodeFlowFailsNamingTheUrlToOpen() {
-		McpOAuthCredentials credentials = McpOAuthCredentials.builder("guarded", URI.create(mcp.baseUrl() + "/mcp"))
+		McpOAuthCredentials credentials = McpOAuthCredentials.builder("guarded", mcp.mcpUri())
 			.client("public-client", null)
 			.build();
 		try (McpClient client = client(credentials)) {
@@ -260,7 +246,7 @@ class McpOAuthCredentialsWireTest {
 				.contains("code_challenge_method=S256")
 				.contains("code_challenge=")
 				.contains("state=")
-				.contains("resource=" + java.net.URLEncoder.encode(mcp.baseUrl() + "/mcp",
+				.contains("resource=" + java.net.URLEncoder.encode(mcp.mcpUrl(),
 						java.nio.charset.StandardCharsets.UTF_8))
 				.contains("client_id=public-client");
 			assertThat(failure.getCause().getMessage()).contains(open.toString());

@@ -14,16 +14,13 @@ import org.junit.jupiter.api.Test;
 
 import dev.mcpx.client.McpCallOptions;
 import dev.mcpx.client.McpClient;
-import dev.mcpx.client.McpInputHandler;
 import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.McpProgress;
 import dev.mcpx.client.model.McpResourceUpdate;
 import dev.mcpx.client.model.Tool;
 import dev.mcpx.testsupport.NodePeer;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
+import dev.mcpx.testsupport.ScriptedInputHandler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -37,8 +34,6 @@ import static org.assertj.core.api.Assertions.fail;
  * subscribed only because the client subscribed again in the new session.
  */
 class EverythingProtocolInteropTest {
-
-	private static final JsonMapper JSON = JsonMapper.shared();
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -58,26 +53,11 @@ class EverythingProtocolInteropTest {
 
 	@Test
 	void elicitationAndSamplingAreDeclaredAndAnsweredAndTheServerEchoesTheAnswers() {
-		McpInputHandler handler = new McpInputHandler() {
-
-			@Override
-			public Set<String> supportedMethods() {
-				return Set.of("elicitation/create", "sampling/createMessage");
-			}
-
-			@Override
-			public JsonNode answer(InputRequest request) {
-				if (request.method().equals("sampling/createMessage")) {
-					ObjectNode message = JSON.createObjectNode().put("role", "assistant").put("model", "mcpx-test");
-					message.putObject("content").put("type", "text").put("text", "sampled by mcpx");
-					return message;
-				}
-				ObjectNode answer = JSON.createObjectNode().put("action", "accept");
-				answer.putObject("content").put("name", "Grace Hopper").put("check", true);
-				return answer;
-			}
-
-		};
+		ScriptedInputHandler handler = ScriptedInputHandler.answering(
+				Set.of("elicitation/create", "sampling/createMessage"),
+				(request) -> request.method().equals("sampling/createMessage")
+						? ScriptedInputHandler.sampled("mcpx-test", "sampled by mcpx")
+						: ScriptedInputHandler.accept("{\"name\":\"Grace Hopper\",\"check\":true}"));
 		try (McpClient client = client().inputHandler(handler).build()) {
 			assertThat(client.listTools()).extracting(Tool::name)
 				.contains("trigger-elicitation-request", "trigger-sampling-request");

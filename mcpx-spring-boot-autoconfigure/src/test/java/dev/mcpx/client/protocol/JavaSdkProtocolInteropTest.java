@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.modelcontextprotocol.spec.McpSchema;
@@ -21,13 +20,10 @@ import org.junit.jupiter.api.Test;
 import dev.mcpx.client.McpCallOptions;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
-import dev.mcpx.client.McpInputHandler;
 import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.model.McpProgress;
 import dev.mcpx.testsupport.JavaSdkServer;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
+import dev.mcpx.testsupport.ScriptedInputHandler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,8 +35,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * received and counts the executions.
  */
 class JavaSdkProtocolInteropTest {
-
-	private static final JsonMapper JSON = JsonMapper.shared();
 
 	private final List<ElicitResult> elicited = new CopyOnWriteArrayList<>();
 
@@ -60,21 +54,7 @@ class JavaSdkProtocolInteropTest {
 
 	@Test
 	void anElicitationOfTheJavaSdkServerIsAnsweredWithTheFormsDefaults() {
-		McpInputHandler handler = new McpInputHandler() {
-
-			@Override
-			public Set<String> supportedMethods() {
-				return Set.of("elicitation/create");
-			}
-
-			@Override
-			public JsonNode answer(InputRequest request) {
-				ObjectNode answer = JSON.createObjectNode().put("action", "accept");
-				answer.putObject("content").put("name", "Grace");
-				return answer;
-			}
-
-		};
+		ScriptedInputHandler handler = ScriptedInputHandler.acceptingForms("{\"name\":\"Grace\"}");
 		try (McpClient client = client().inputHandler(handler).build()) {
 			assertThat(client.callTool("ask_name", Map.of()).isError()).isFalse();
 		}

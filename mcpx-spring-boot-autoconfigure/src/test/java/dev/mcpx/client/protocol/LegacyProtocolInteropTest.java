@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -34,6 +33,7 @@ import dev.mcpx.client.model.CompletionReference;
 import dev.mcpx.client.model.McpProgress;
 import dev.mcpx.client.model.McpResourceUpdate;
 import dev.mcpx.testsupport.NodePeer;
+import dev.mcpx.testsupport.ScriptedInputHandler;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -79,11 +79,7 @@ class LegacyProtocolInteropTest {
 
 	@Test
 	void anElicitationOnTheCallsStreamIsAnsweredAndOmittedFieldsGetTheirDefaults() {
-		Handler handler = new Handler(Set.of("elicitation/create"), (request) -> {
-			ObjectNode answer = JSON.createObjectNode().put("action", "accept");
-			answer.putObject("content").put("name", "Grace");
-			return answer;
-		});
+		ScriptedInputHandler handler = ScriptedInputHandler.acceptingForms("{\"name\":\"Grace\"}");
 		try (McpClient client = client(handler).build()) {
 			CallToolResult result = client.callTool("ask_name", Map.of());
 			assertThat(result.isError()).as(result.text()).isFalse();
@@ -95,13 +91,13 @@ class LegacyProtocolInteropTest {
 		assertThat(content.path("name").asString()).isEqualTo("Grace");
 		assertThat(content.path("age").asInt()).isEqualTo(36);
 		assertThat(content.has("subscribe")).isFalse();
-		assertThat(handler.requests).singleElement()
+		assertThat(handler.requests()).singleElement()
 			.satisfies((request) -> assertThat(request.originalMethod()).isEqualTo("tools/call"));
 	}
 
 	@Test
 	void anElicitationOnTheListenStreamIsAnsweredInTheSameSession() {
-		Handler handler = new Handler(Set.of("elicitation/create"),
+		ScriptedInputHandler handler = ScriptedInputHandler.answering(Set.of("elicitation/create"),
 				(request) -> JSON.createObjectNode().put("action", "decline"));
 		try (McpClient client = client(handler).build()) {
 			client.listTools();
@@ -116,16 +112,15 @@ class LegacyProtocolInteropTest {
 
 	@Test
 	void samplingAndRootsAreAnsweredThroughTheSameHandler() {
-		Handler handler = new Handler(Set.of("sampling/createMessage", "roots/list"), (request) -> {
-			if (request.method().equals("roots/list")) {
-				ObjectNode roots = JSON.createObjectNode();
-				roots.putArray("roots").addObject().put("uri", "file:///work/project").put("name", "project");
-				return roots;
-			}
-			ObjectNode message = JSON.createObjectNode().put("role", "assistant").put("model", "test-model");
-			message.putObject("content").put("type", "text").put("text", "Hello from the client");
-			return message;
-		});
+		ScriptedInputHandler handler = ScriptedInputHandler.answering(Set.of("sampling/createMessage", "roots/list"),
+				(request) -> {
+					if (request.method().equals("roots/list")) {
+						ObjectNode roots = JSON.createObjectNode();
+						roots.putArray("roots").addObject().put("uri", "file:///work/project").put("name", "project");
+						return roots;
+					}
+					return ScriptedInputHandler.sampled("test-model", "Hello from the client");
+				});
 		try (McpClient client = client(handler).build()) {
 			assertThat(client.callTool("ask_model", Map.of()).isError()).isFalse();
 			assertThat(client.callTool("ask_roots", Map.of()).isError()).isFalse();
@@ -141,20 +136,21 @@ class LegacyProtocolInteropTest {
 
 	@Test
 	void aRequestForACapabilityTheClientDidNotDeclareGetsMethodNotFound() {
-		Handler handler = new Handler(Set.of("elicitation/create"), (request) -> fail("not asked"));
+		ScriptedInputHandler handler = ScriptedInputHandler.answering(Set.of("elicitation/create"),
+				(request) -> fail("not asked"));
 		try (McpClient client = client(handler).build()) {
 			assertThat(client.callTool("ask_model", Map.of()).isError()).isTrue();
 		}
 		JsonNode errors = peer.admin("GET", "protocol").path("errors");
 		assertThat(errors).hasSize(1);
 		assertThat(errors.get(0).path("code").asInt()).isEqualTo(-32601);
-		assertThat(handler.requests).isEmpty();
+		assertThat(handler.requests()).isEmpty();
 	}
 
 	@Test
 	void aHandlerThatThrowsIsAnsweredWithAnErrorThatCarriesNoSecret() {
 		String secret = "Bearer s3cr3t-t0ken-that-must-not-leak";
-		Handler handler = new Handler(Set.of("roots/list"), (request) -> {
+		ScriptedInputHandler handler = ScriptedInputHandler.answering(Set.of("roots/list"), (request) -> {
 			throw new IllegalStateException("cannot list roots with " + secret);
 		});
 		try (McpClient client = client(handler).header("Authorization", secret).build()) {
@@ -167,7 +163,7 @@ class LegacyProtocolInteropTest {
 
 	@Test
 	void aHandlerThatDoesNotAnswerInTimeIsAnsweredWithAnErrorAndTheCallCompletes() {
-		Handler handler = new Handler(Set.of("roots/list"), (request) -> {
+		ScriptedInputHandler handler = ScriptedInputHandler.answering(Set.of("roots/list"), (request) -> {
 			try {
 				Thread.sleep(60_000);
 			}
@@ -350,33 +346,6 @@ class LegacyProtocolInteropTest {
 				fail("interrupted");
 			}
 		}
-	}
-
-	/** An input handler that records what it was asked. */
-	private static final class Handler implements McpInputHandler {
-
-		private final Set<String> methods;
-
-		private final Function<InputRequest, JsonNode> answers;
-
-		final List<InputRequest> requests = new CopyOnWriteArrayList<>();
-
-		Handler(Set<String> methods, Function<InputRequest, JsonNode> answers) {
-			this.methods = methods;
-			this.answers = answers;
-		}
-
-		@Override
-		public Set<String> supportedMethods() {
-			return this.methods;
-		}
-
-		@Override
-		public JsonNode answer(InputRequest request) {
-			this.requests.add(request);
-			return this.answers.apply(request);
-		}
-
 	}
 
 }

@@ -4,7 +4,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
@@ -15,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import dev.mcpx.client.McpCallOptions;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
-import dev.mcpx.client.McpInputHandler;
 import dev.mcpx.client.McpSubscription;
 import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.error.McpCancelledException;
@@ -23,9 +21,8 @@ import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.McpProgress;
 import dev.mcpx.client.model.McpResourceUpdate;
 import dev.mcpx.testsupport.NodePeer;
+import dev.mcpx.testsupport.ScriptedInputHandler;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -39,8 +36,6 @@ import static org.assertj.core.api.Assertions.fail;
  * (basic/patterns/subscriptions). Each test asserts what the server saw.
  */
 class ModernProtocolInteropTest {
-
-	private static final JsonMapper JSON = JsonMapper.shared();
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -60,21 +55,7 @@ class ModernProtocolInteropTest {
 
 	@Test
 	void inputAskedForInAResultIsAnsweredThroughTheInputHandlerWithTheFormsDefaults() {
-		McpInputHandler handler = new McpInputHandler() {
-
-			@Override
-			public Set<String> supportedMethods() {
-				return Set.of("elicitation/create");
-			}
-
-			@Override
-			public JsonNode answer(InputRequest request) {
-				ObjectNode answer = JSON.createObjectNode().put("action", "accept");
-				answer.putObject("content").put("name", "Grace");
-				return answer;
-			}
-
-		};
+		ScriptedInputHandler handler = ScriptedInputHandler.acceptingForms("{\"name\":\"Grace\"}");
 		try (McpClient client = client().inputHandler(handler).build()) {
 			CallToolResult result = client.callTool("ask_name", Map.of());
 			assertThat(result.isError()).as(result.text()).isFalse();

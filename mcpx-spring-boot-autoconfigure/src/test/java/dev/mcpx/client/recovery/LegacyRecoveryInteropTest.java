@@ -5,29 +5,27 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.Consumer;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.mcpx.client.McpClient;
-import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.error.McpSessionExpiredException;
 import dev.mcpx.client.error.McpStreamLostException;
-import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpReissueRefusedEvent;
 import dev.mcpx.client.event.McpRequestReissuedEvent;
 import dev.mcpx.client.event.McpSessionExpiredEvent;
 import dev.mcpx.client.event.McpSessionRecoveredEvent;
 import dev.mcpx.client.event.ReplayCause;
 import dev.mcpx.client.model.CallToolResult;
+import dev.mcpx.testsupport.McpClients;
 import dev.mcpx.testsupport.NodePeer;
 import tools.jackson.databind.JsonNode;
 
@@ -44,7 +42,9 @@ class LegacyRecoveryInteropTest {
 
 	private static NodePeer server;
 
-	private final List<McpEvent> events = new CopyOnWriteArrayList<>();
+	@RegisterExtension
+	final McpClients clients = McpClients.of(() -> McpClient.builder("ts-v1", URI.create(server.url()))
+		.requestTimeout(Duration.ofSeconds(10)));
 
 	@BeforeAll
 	static void startServer() {
@@ -62,31 +62,14 @@ class LegacyRecoveryInteropTest {
 		server.reset();
 	}
 
-	private McpClient client() {
-		return client((builder) -> {
-		});
-	}
-
-	private McpClient client(Consumer<McpClientBuilder> customizer) {
-		McpClientBuilder builder = McpClient.builder("ts-v1", URI.create(server.url()))
-			.requestTimeout(Duration.ofSeconds(10))
-			.eventListener(this.events::add);
-		customizer.accept(builder);
-		return builder.build();
-	}
-
 	private static int count(String path) {
 		JsonNode counts = server.counts();
 		return counts.at(path).asInt(0);
 	}
 
-	private <T extends McpEvent> List<T> events(Class<T> type) {
-		return this.events.stream().filter(type::isInstance).map(type::cast).toList();
-	}
-
 	@Test
 	void sixtyFourConcurrentCallersAfterTheServerForgetsItsSessionsShareOneInitialize() throws Exception {
-		try (McpClient client = client()) {
+		try (McpClient client = this.clients.client()) {
 			client.ping();
 			server.forgetSessions();
 			server.reset();
@@ -113,9 +96,9 @@ class LegacyRecoveryInteropTest {
 
 			assertThat(count("/initialize")).as("initializes the server saw").isEqualTo(1);
 			assertThat(count("/executions/echo")).as("echo executions").isEqualTo(callers);
-			assertThat(events(McpSessionExpiredEvent.class)).singleElement()
+			assertThat(this.clients.events(McpSessionExpiredEvent.class)).singleElement()
 				.satisfies((e) -> assertThat(e.generation()).isEqualTo(1));
-			assertThat(events(McpSessionRecoveredEvent.class)).singleElement().satisfies((e) -> {
+			assertThat(this.clients.events(McpSessionRecoveredEvent.class)).singleElement().satisfies((e) -> {
 				assertThat(e.oldGeneration()).isEqualTo(1);
 				assertThat(e.newGeneration()).isEqualTo(2);
 			});
@@ -124,7 +107,7 @@ class LegacyRecoveryInteropTest {
 
 	@Test
 	void aDestructiveToolCalledAfterExpiryRunsExactlyOnce() {
-		try (McpClient client = client()) {
+		try (McpClient client = this.clients.client()) {
 			client.ping();
 			server.forgetSessions();
 			server.reset();
@@ -134,14 +117,14 @@ class LegacyRecoveryInteropTest {
 			assertThat(result.text()).isEqualTo("deleted 42");
 			// The 404 proves the server ran nothing in the dead session (docs/architecture.md, "The replay gate").
 			assertThat(count("/executions/delete_item")).isEqualTo(1);
-			assertThat(events(McpRequestReissuedEvent.class)).singleElement()
+			assertThat(this.clients.events(McpRequestReissuedEvent.class)).singleElement()
 				.satisfies((e) -> assertThat(e.cause()).isEqualTo(ReplayCause.SESSION_EXPIRED));
 		}
 	}
 
 	@Test
 	void aServerThatExpiresEverySessionGetsOneRetryOnly() {
-		try (McpClient client = client()) {
+		try (McpClient client = this.clients.client()) {
 			client.ping();
 			server.reset();
 			server.expireEverySession(true);
@@ -159,7 +142,7 @@ class LegacyRecoveryInteropTest {
 
 	@Test
 	void aPerToolNeverOverrideRefusesTheReplayAfterExpiry() {
-		try (McpClient client = client((b) -> b.recoveryPolicy(RecoveryPolicy.custom()
+		try (McpClient client = this.clients.client((b) -> b.recoveryPolicy(RecoveryPolicy.custom()
 				.tool("delete_item", ToolReplay.NEVER)
 				.build()))) {
 			// Listed first: the call itself must be what meets the expired session.
@@ -171,7 +154,7 @@ class LegacyRecoveryInteropTest {
 				.isInstanceOf(McpSessionExpiredException.class)
 				.hasMessageContaining("never to be re-sent");
 			assertThat(count("/executions/delete_item")).isZero();
-			assertThat(events(McpReissueRefusedEvent.class)).singleElement()
+			assertThat(this.clients.events(McpReissueRefusedEvent.class)).singleElement()
 				.satisfies((e) -> assertThat(e.tool()).isEqualTo("delete_item"));
 			// The session itself was recovered: the next call works without another handshake.
 			assertThat(client.callTool("echo", Map.of("text", "after")).text()).isEqualTo("after");
@@ -181,7 +164,7 @@ class LegacyRecoveryInteropTest {
 
 	@Test
 	void aStreamCutAfterItsPrimingEventIsResumedNotReissued() {
-		try (McpClient client = client()) {
+		try (McpClient client = this.clients.client()) {
 			client.ping();
 			server.reset();
 			server.cut("delete_item", 1, true);
@@ -192,15 +175,15 @@ class LegacyRecoveryInteropTest {
 			assertThat(result.text()).isEqualTo("deleted 7");
 			assertThat(count("/executions/delete_item")).isEqualTo(1);
 			assertThat(count("/resumes")).isGreaterThanOrEqualTo(1);
-			assertThat(events(McpRequestReissuedEvent.class)).isEmpty();
-			assertThat(events(dev.mcpx.client.event.McpStreamResumedEvent.class)).singleElement()
+			assertThat(this.clients.events(McpRequestReissuedEvent.class)).isEmpty();
+			assertThat(this.clients.events(dev.mcpx.client.event.McpStreamResumedEvent.class)).singleElement()
 				.satisfies((e) -> assertThat(e.method()).isEqualTo("tools/call"));
 		}
 	}
 
 	@Test
 	void aDestructiveToolWhoseStreamIsLostIsNotReissued() {
-		try (McpClient client = client()) {
+		try (McpClient client = this.clients.client()) {
 			client.listTools();
 			server.reset();
 			server.cut("delete_item", 1);
@@ -210,14 +193,14 @@ class LegacyRecoveryInteropTest {
 				.hasMessageContaining("may have executed")
 				.hasMessageContaining("not re-issued");
 			assertThat(count("/executions/delete_item")).isEqualTo(1);
-			assertThat(events(McpReissueRefusedEvent.class)).singleElement()
+			assertThat(this.clients.events(McpReissueRefusedEvent.class)).singleElement()
 				.satisfies((e) -> assertThat(e.cause()).isEqualTo(ReplayCause.STREAM_LOST));
 		}
 	}
 
 	@Test
 	void readOnlyAndIdempotentToolsWhoseStreamIsLostAreReissuedOnce() {
-		try (McpClient client = client()) {
+		try (McpClient client = this.clients.client()) {
 			// Never listed: the client lists tools itself to learn the annotations.
 			client.ping();
 			server.reset();
@@ -230,14 +213,14 @@ class LegacyRecoveryInteropTest {
 			assertThat(count("/executions/echo")).isEqualTo(2);
 			assertThat(count("/executions/set_value")).isEqualTo(2);
 			assertThat(count("/requests/tools~1list")).isEqualTo(1);
-			assertThat(events(McpRequestReissuedEvent.class)).extracting(McpRequestReissuedEvent::tool)
+			assertThat(this.clients.events(McpRequestReissuedEvent.class)).extracting(McpRequestReissuedEvent::tool)
 				.containsExactly("echo", "set_value");
 		}
 	}
 
 	@Test
 	void perToolOverridesFlipBothOutcomes() {
-		try (McpClient client = client((b) -> b.recoveryPolicy(RecoveryPolicy.custom()
+		try (McpClient client = this.clients.client((b) -> b.recoveryPolicy(RecoveryPolicy.custom()
 				.tool("delete_item", ToolReplay.ALWAYS)
 				.tool("echo", ToolReplay.NEVER)
 				.build()))) {
@@ -257,7 +240,7 @@ class LegacyRecoveryInteropTest {
 
 	@Test
 	void untrustedAnnotationsNeverJustifyAReissue() {
-		try (McpClient client = client((b) -> b.recoveryPolicy(RecoveryPolicy.custom().trustAnnotations(false)
+		try (McpClient client = this.clients.client((b) -> b.recoveryPolicy(RecoveryPolicy.custom().trustAnnotations(false)
 				.build()))) {
 			client.listTools();
 			server.reset();
@@ -272,7 +255,7 @@ class LegacyRecoveryInteropTest {
 
 	@Test
 	void aLostReadShapedRequestIsReissued() {
-		try (McpClient client = client()) {
+		try (McpClient client = this.clients.client()) {
 			client.ping();
 			server.reset();
 			server.forgetSessions(true);

@@ -4,26 +4,24 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Consumer;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.mcpx.client.McpClient;
-import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.error.McpJsonRpcException;
 import dev.mcpx.client.error.McpStreamLostException;
 import dev.mcpx.client.event.McpEraDetectedEvent;
-import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpReissueRefusedEvent;
 import dev.mcpx.client.event.McpRequestReissuedEvent;
 import dev.mcpx.client.event.ReplayCause;
 import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.model.Tool;
+import dev.mcpx.testsupport.McpClients;
 import dev.mcpx.testsupport.NodePeer;
 import tools.jackson.databind.JsonNode;
 
@@ -39,7 +37,9 @@ class ModernRecoveryInteropTest {
 
 	private static NodePeer modern;
 
-	private final List<McpEvent> events = new CopyOnWriteArrayList<>();
+	@RegisterExtension
+	final McpClients clients = McpClients.of(() -> McpClient.builder("ts-v2", URI.create(modern.url()))
+		.requestTimeout(Duration.ofSeconds(10)));
 
 	@BeforeAll
 	static void startServer() {
@@ -56,19 +56,6 @@ class ModernRecoveryInteropTest {
 		modern.reset();
 	}
 
-	private McpClient client(Consumer<McpClientBuilder> customizer) {
-		McpClientBuilder builder = McpClient.builder("ts-v2", URI.create(modern.url()))
-			.requestTimeout(Duration.ofSeconds(10))
-			.eventListener(this.events::add);
-		customizer.accept(builder);
-		return builder.build();
-	}
-
-	private McpClient client() {
-		return client((b) -> {
-		});
-	}
-
 	private static int executions(String tool) {
 		return modern.counts().path("executions").path(tool).asInt(0);
 	}
@@ -79,7 +66,7 @@ class ModernRecoveryInteropTest {
 
 	@Test
 	void autoDetectsTheModernEraAndSpeaksIt() {
-		try (McpClient client = client()) {
+		try (McpClient client = this.clients.client()) {
 			List<Tool> tools = client.listTools();
 
 			assertThat(tools).extracting(Tool::name).contains("echo", "set_value", "delete_item");
@@ -87,7 +74,7 @@ class ModernRecoveryInteropTest {
 			assertThat(client.protocolVersion()).contains("2026-07-28");
 			assertThat(client.callTool("echo", Map.of("text", "héllo wörld")).text()).isEqualTo("héllo wörld");
 			assertThat(modern.counts().path("initialize").asInt()).isZero();
-			assertThat(this.events).filteredOn(McpEraDetectedEvent.class::isInstance).singleElement()
+			assertThat(this.clients.events()).filteredOn(McpEraDetectedEvent.class::isInstance).singleElement()
 				.satisfies((e) -> assertThat(((McpEraDetectedEvent) e).era()).isEqualTo(ProtocolEra.MODERN));
 		}
 	}
@@ -104,7 +91,7 @@ class ModernRecoveryInteropTest {
 
 	@Test
 	void readOnlyAndIdempotentToolsWhoseStreamBrokeAreReissuedOnceWithANewId() {
-		try (McpClient client = client((b) -> b.protocol(ProtocolMode.MODERN))) {
+		try (McpClient client = this.clients.client((b) -> b.protocol(ProtocolMode.MODERN))) {
 			modern.cut("echo", 1);
 			modern.cut("set_value", 1);
 
@@ -116,7 +103,7 @@ class ModernRecoveryInteropTest {
 			assertThat(executions("set_value")).isEqualTo(2);
 			assertThat(ids("echo")).hasSize(2).doesNotHaveDuplicates();
 			assertThat(ids("set_value")).hasSize(2).doesNotHaveDuplicates();
-			assertThat(this.events).filteredOn(McpRequestReissuedEvent.class::isInstance)
+			assertThat(this.clients.events()).filteredOn(McpRequestReissuedEvent.class::isInstance)
 				.extracting((e) -> ((McpRequestReissuedEvent) e).cause())
 				.containsExactly(ReplayCause.STREAM_LOST, ReplayCause.STREAM_LOST);
 		}
@@ -124,7 +111,7 @@ class ModernRecoveryInteropTest {
 
 	@Test
 	void aDestructiveToolWhoseStreamBrokeRunsExactlyOnce() {
-		try (McpClient client = client((b) -> b.protocol(ProtocolMode.MODERN))) {
+		try (McpClient client = this.clients.client((b) -> b.protocol(ProtocolMode.MODERN))) {
 			client.listTools();
 			modern.cut("delete_item", 1);
 
@@ -134,13 +121,13 @@ class ModernRecoveryInteropTest {
 				.hasMessageContaining("was not re-issued");
 
 			assertThat(executions("delete_item")).isEqualTo(1);
-			assertThat(this.events).filteredOn(McpReissueRefusedEvent.class::isInstance).hasSize(1);
+			assertThat(this.clients.events()).filteredOn(McpReissueRefusedEvent.class::isInstance).hasSize(1);
 		}
 	}
 
 	@Test
 	void perToolOverridesFlipBothOutcomes() {
-		try (McpClient client = client((b) -> b.protocol(ProtocolMode.MODERN)
+		try (McpClient client = this.clients.client((b) -> b.protocol(ProtocolMode.MODERN)
 			.recoveryPolicy(RecoveryPolicy.custom().resumptionAttempts(0)
 				.tool("delete_item", ToolReplay.ALWAYS)
 				.tool("echo", ToolReplay.NEVER)
@@ -160,11 +147,11 @@ class ModernRecoveryInteropTest {
 
 	@Test
 	void anUnknownMethodIsMethodNotFoundNeverAnExpiredSession() {
-		try (McpClient client = client((b) -> b.protocol(ProtocolMode.MODERN))) {
+		try (McpClient client = this.clients.client((b) -> b.protocol(ProtocolMode.MODERN))) {
 			// The v2 server declares no prompts: 404 + -32601 (2026-07-28 §Protocol Version Header).
 			assertThatThrownBy(() -> client.getPrompt("none", Map.of()))
 				.isInstanceOfSatisfying(McpJsonRpcException.class, (ex) -> assertThat(ex.code()).isIn(-32601, -32602));
-			assertThat(this.events).noneMatch((e) -> e instanceof dev.mcpx.client.event.McpSessionExpiredEvent);
+			assertThat(this.clients.events()).noneMatch((e) -> e instanceof dev.mcpx.client.event.McpSessionExpiredEvent);
 		}
 	}
 

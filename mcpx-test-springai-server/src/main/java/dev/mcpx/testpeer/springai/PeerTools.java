@@ -74,7 +74,7 @@ public class PeerTools {
 	private void executed(String tool, Map<String, ?> args) {
 		this.log.execution(tool, args);
 		String armed = this.haltOn.get();
-		if (armed.equals(tool) && this.haltOn.compareAndSet(armed, "")) {
+		if (tool.equals(armed) && this.haltOn.compareAndSet(armed, "")) {
 			Runtime.getRuntime().halt(SpringAiServerApplication.HALT_STATUS);
 		}
 	}

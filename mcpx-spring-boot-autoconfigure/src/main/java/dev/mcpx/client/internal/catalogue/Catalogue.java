@@ -7,6 +7,7 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -73,7 +74,7 @@ public final class Catalogue {
 	 */
 	@SuppressWarnings("unchecked")
 	public <T> List<T> get(CatalogueKind kind, Supplier<Listing<T>> fetch) {
-		Slot slot = this.slots.get(kind);
+		Slot slot = slot(kind);
 		Entry current = slot.entry;
 		Instant now = this.clock.instant();
 		if (current != null && current.isFresh(now)) {
@@ -107,7 +108,7 @@ public final class Catalogue {
 	 * @return the items
 	 */
 	public <T> List<T> refresh(CatalogueKind kind, Supplier<Listing<T>> fetch) {
-		Slot slot = this.slots.get(kind);
+		Slot slot = slot(kind);
 		synchronized (slot) {
 			Entry current = slot.entry;
 			if (current != null) {
@@ -126,7 +127,7 @@ public final class Catalogue {
 		Set<CatalogueKind> dropped = EnumSet.noneOf(CatalogueKind.class);
 		Instant now = this.clock.instant();
 		for (CatalogueKind kind : kinds) {
-			Slot slot = this.slots.get(kind);
+			Slot slot = slot(kind);
 			synchronized (slot.counter) {
 				slot.invalidations++;
 			}
@@ -220,11 +221,16 @@ public final class Catalogue {
 
 	}
 
+	/** The constructor made a slot for every kind. */
+	private Slot slot(CatalogueKind kind) {
+		return Objects.requireNonNull(this.slots.get(kind));
+	}
+
 	private static final class Slot {
 
 		private final Object counter = new Object();
 
-		private volatile Entry entry;
+		private volatile @Nullable Entry entry;
 
 		/** Guarded by {@code counter}; read under the slot's lock during a fetch. */
 		private volatile long invalidations;

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.lang.Contract;
 
 /**
  * Turns secrets into forms safe for logs, events, health and exception messages. One
@@ -52,6 +53,7 @@ public final class Redaction {
 	 * when the text is long enough to hold one
 	 * @return the text without them
 	 */
+	@Contract("!null, _ -> !null")
 	public @Nullable String scrub(@Nullable String text, Iterable<String> sent) {
 		if (text == null || text.length() < MIN_SECRET_LENGTH) {
 			return text; // too short to hold any secret this would hide

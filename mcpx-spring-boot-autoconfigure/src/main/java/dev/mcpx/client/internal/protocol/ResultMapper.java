@@ -2,6 +2,9 @@ package dev.mcpx.client.internal.protocol;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.Completion;
@@ -34,7 +37,7 @@ public final class ResultMapper {
 	 */
 	public static Tool tool(JsonNode json) {
 		JsonNode annotations = json.path("annotations");
-		return new Tool(text(json, "name"), text(json, "title"), text(json, "description"), json.get("inputSchema"),
+		return new Tool(required(json, "name"), text(json, "title"), text(json, "description"), json.get("inputSchema"),
 				json.get("outputSchema"), annotations.isObject() ? annotations(annotations) : ToolAnnotations.NONE);
 	}
 
@@ -61,10 +64,10 @@ public final class ResultMapper {
 	public static Prompt prompt(JsonNode json) {
 		List<PromptArgument> arguments = new ArrayList<>();
 		for (JsonNode argument : json.path("arguments")) {
-			arguments.add(new PromptArgument(text(argument, "name"), text(argument, "description"),
+			arguments.add(new PromptArgument(required(argument, "name"), text(argument, "description"),
 					argument.path("required").asBoolean(false)));
 		}
-		return new Prompt(text(json, "name"), text(json, "title"), text(json, "description"), arguments);
+		return new Prompt(required(json, "name"), text(json, "title"), text(json, "description"), arguments);
 	}
 
 	/**
@@ -75,7 +78,7 @@ public final class ResultMapper {
 	public static GetPromptResult getPromptResult(JsonNode json) {
 		List<PromptMessage> messages = new ArrayList<>();
 		for (JsonNode message : json.path("messages")) {
-			messages.add(new PromptMessage(text(message, "role"), content(message.path("content"))));
+			messages.add(new PromptMessage(required(message, "role"), content(message.path("content"))));
 		}
 		return new GetPromptResult(text(json, "description"), messages);
 	}
@@ -87,8 +90,9 @@ public final class ResultMapper {
 	 */
 	public static Resource resource(JsonNode json) {
 		JsonNode size = json.get("size");
-		return new Resource(text(json, "uri"), text(json, "name"), text(json, "title"), text(json, "description"),
-				text(json, "mimeType"), (size != null && size.isIntegralNumber()) ? size.longValue() : null);
+		return new Resource(required(json, "uri"), required(json, "name"), text(json, "title"),
+				text(json, "description"), text(json, "mimeType"),
+				(size != null && size.isIntegralNumber()) ? size.longValue() : null);
 	}
 
 	/**
@@ -97,7 +101,7 @@ public final class ResultMapper {
 	 * @return the template
 	 */
 	public static ResourceTemplate resourceTemplate(JsonNode json) {
-		return new ResourceTemplate(text(json, "uriTemplate"), text(json, "name"), text(json, "title"),
+		return new ResourceTemplate(required(json, "uriTemplate"), required(json, "name"), text(json, "title"),
 				text(json, "description"), text(json, "mimeType"));
 	}
 
@@ -145,25 +149,31 @@ public final class ResultMapper {
 		String type = json.path("type").asString("");
 		return switch (type) {
 			case "text" -> new Content.Text(json.path("text").asString(""));
-			case "image" -> new Content.Image(text(json, "data"), text(json, "mimeType"));
-			case "audio" -> new Content.Audio(text(json, "data"), text(json, "mimeType"));
-			case "resource_link" -> new Content.Link(text(json, "uri"), text(json, "name"), text(json, "description"),
-					text(json, "mimeType"));
+			case "image" -> new Content.Image(required(json, "data"), required(json, "mimeType"));
+			case "audio" -> new Content.Audio(required(json, "data"), required(json, "mimeType"));
+			case "resource_link" -> new Content.Link(required(json, "uri"), required(json, "name"),
+					text(json, "description"), text(json, "mimeType"));
 			case "resource" -> new Content.Embedded(resourceContents(json.path("resource")));
 			default -> new Content.Other(type, json);
 		};
 	}
 
 	private static ResourceContents resourceContents(JsonNode json) {
-		return new ResourceContents(text(json, "uri"), text(json, "mimeType"), text(json, "text"), text(json, "blob"));
+		return new ResourceContents(required(json, "uri"), text(json, "mimeType"), text(json, "text"),
+				text(json, "blob"));
 	}
 
-	private static String text(JsonNode json, String field) {
+	/** A string the schema requires: empty when a server left it out, as a text content's text is. */
+	private static String required(JsonNode json, String field) {
+		return Objects.requireNonNullElse(text(json, field), "");
+	}
+
+	private static @Nullable String text(JsonNode json, String field) {
 		JsonNode value = json.get(field);
 		return (value != null && value.isString()) ? value.stringValue() : null;
 	}
 
-	private static Boolean bool(JsonNode json, String field) {
+	private static @Nullable Boolean bool(JsonNode json, String field) {
 		JsonNode value = json.get(field);
 		return (value != null && value.isBoolean()) ? value.booleanValue() : null;
 	}

@@ -33,9 +33,9 @@ public final class ToolHeaders {
 
 	private final List<Param> params;
 
-	private final String invalidReason;
+	private final @Nullable String invalidReason;
 
-	private ToolHeaders(List<Param> params, String invalidReason) {
+	private ToolHeaders(List<Param> params, @Nullable String invalidReason) {
 		this.params = params;
 		this.invalidReason = invalidReason;
 	}
@@ -61,7 +61,7 @@ public final class ToolHeaders {
 			}
 		}
 		catch (InvalidDeclaration ex) {
-			return new ToolHeaders(List.of(), ex.getMessage());
+			return new ToolHeaders(List.of(), ex.reason);
 		}
 		return params.isEmpty() ? NONE : new ToolHeaders(List.copyOf(params), null);
 	}
@@ -188,8 +188,12 @@ public final class ToolHeaders {
 
 	private static final class InvalidDeclaration extends RuntimeException {
 
+		/** The message, never absent: an absent reason would read as valid. */
+		private final String reason;
+
 		InvalidDeclaration(String message) {
 			super(message, null, false, false);
+			this.reason = message;
 		}
 
 	}

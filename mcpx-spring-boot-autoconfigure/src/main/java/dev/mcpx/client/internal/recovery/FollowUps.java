@@ -43,11 +43,14 @@ final class FollowUps {
 	FollowUp next(Attempt failed, McpException failure) {
 		for (RecoveryRule rule : (failed.on() == null) ? OPENING_RULES : RULES) {
 			@Nullable FollowUp decision = rule.decide(failed, failure, this.recovery);
+			if (decision instanceof FollowUp.GiveUp giveUp) {
+				return FollowUp.giveUp(LostStreamRule.notSentAfterAPossibleRun(failed, giveUp.failure()));
+			}
 			if (decision != null) {
 				return decision;
 			}
 		}
-		return FollowUp.giveUp(failure);
+		return FollowUp.giveUp(LostStreamRule.notSentAfterAPossibleRun(failed, failure));
 	}
 
 }

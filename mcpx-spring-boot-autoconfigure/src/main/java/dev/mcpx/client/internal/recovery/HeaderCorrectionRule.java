@@ -1,6 +1,7 @@
 package dev.mcpx.client.internal.recovery;
 
 import java.util.Map;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
@@ -9,6 +10,7 @@ import dev.mcpx.client.error.McpHeaderMismatchException;
 import dev.mcpx.client.event.ReplayCause;
 import dev.mcpx.client.internal.protocol.ToolHeaders;
 import dev.mcpx.client.internal.session.McpRequest;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The upstream rejected a tool call's mirrored headers (-32020) before running it: the
@@ -20,17 +22,18 @@ final class HeaderCorrectionRule implements RecoveryRule {
 
 	@Override
 	public @Nullable FollowUp decide(Attempt failed, McpException failure, Recovery recovery) {
-		if (!(failure instanceof McpHeaderMismatchException mismatch) || failed.request() == null
-				|| failed.request().toolName() == null || failed.on() == null) {
+		McpRequest request = failed.request();
+		String toolName = (request != null) ? request.toolName() : null;
+		if (!(failure instanceof McpHeaderMismatchException mismatch) || request == null || toolName == null
+				|| failed.on() == null) {
 			return null;
 		}
 		if (failed.recovered()) {
 			return FollowUp.giveUp(mismatch);
 		}
-		McpRequest request = failed.request();
 		ToolHeaders declared;
 		try {
-			declared = recovery.tools().relearn(request.toolName());
+			declared = recovery.tools().relearn(toolName);
 		}
 		catch (McpException ex) {
 			mismatch.addSuppressed(ex);
@@ -39,7 +42,9 @@ final class HeaderCorrectionRule implements RecoveryRule {
 		if (!declared.isValid()) {
 			return FollowUp.giveUp(mismatch);
 		}
-		Map<String, String> headers = declared.headersFor(request.params().path("arguments"));
+		// a tools/call always carries params: the tool's name is one of them
+		JsonNode params = Objects.requireNonNull(request.params(), "params");
+		Map<String, String> headers = declared.headersFor(params.path("arguments"));
 		if (headers.equals(request.headers())) {
 			return FollowUp.giveUp(mismatch);
 		}

@@ -7,7 +7,9 @@ import org.jspecify.annotations.Nullable;
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpRecoveryFailedException;
 import dev.mcpx.client.error.McpStreamLostException;
+import dev.mcpx.client.error.McpTransportException;
 import dev.mcpx.client.event.ReplayCause;
+import dev.mcpx.client.internal.session.EraEvidence;
 import dev.mcpx.client.internal.session.McpRequest;
 import dev.mcpx.client.internal.session.SessionState;
 import dev.mcpx.client.internal.session.StreamLost;
@@ -106,6 +108,25 @@ final class LostStreamRule implements RecoveryRule {
 		}
 		return (failure instanceof McpRecoveryFailedException && failure.getCause() instanceof McpStreamLostException lost)
 				? lost : null;
+	}
+
+	/**
+	 * A send that never left, of a request an earlier send of which may have run (its response
+	 * was lost and it was sent again, say to an upstream that went down meanwhile): the caller
+	 * must not read "was not sent". It gets the lost response's type, saying the request may
+	 * have run; the failure of the send is the cause.
+	 * @param failed the attempt whose send did not leave
+	 * @param failure how it failed
+	 * @return the failure for the caller
+	 */
+	static McpException notSentAfterAPossibleRun(Attempt failed, McpException failure) {
+		McpRequest request = failed.request();
+		if (!(failure instanceof McpTransportException) || request == null || failed.mayHaveExecuted() == 0) {
+			return failure;
+		}
+		return new McpStreamLostException(failure.upstream(), request.method(), Recovery.describe(request)
+				+ " lost its response and may have run; sending it again failed before it reached the server ("
+				+ EraEvidence.quoted(failure) + ")", failure);
 	}
 
 	private static McpStreamLostException notReissued(McpRequest request, McpStreamLostException lost,

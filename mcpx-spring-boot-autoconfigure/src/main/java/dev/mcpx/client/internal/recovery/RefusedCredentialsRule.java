@@ -42,7 +42,7 @@ final class RefusedCredentialsRule implements RecoveryRule {
 		if (!recovery.refreshCredentials(method, refusal)) {
 			return FollowUp.giveUp(authenticationFailure(recovery, method, refusal));
 		}
-		if (opening) {
+		if (opening || request == null) { // no request is made before the session is open
 			return FollowUp.retry(failed.reopen(Rule.REFUSED_CREDENTIALS), Rule.REFUSED_CREDENTIALS,
 					"credentials refreshed");
 		}

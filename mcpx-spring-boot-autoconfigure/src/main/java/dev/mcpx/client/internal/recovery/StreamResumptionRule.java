@@ -3,6 +3,7 @@ package dev.mcpx.client.internal.recovery;
 import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.event.McpStreamNotResumableEvent;
 import dev.mcpx.client.internal.session.StreamLost;
 import dev.mcpx.client.internal.transport.Resumption;
 
@@ -11,7 +12,9 @@ import dev.mcpx.client.internal.transport.Resumption;
  * after the wait the server asked for (2025-11-25 basic/transports §Resumability and
  * Redelivery; §Sending Messages, rule 6: the client MUST respect {@code retry}), at most
  * {@code resumption-attempts} times per send. Resuming reads the same execution: it is not
- * a send, and the request's timeout covers it.
+ * a send, and the request's timeout covers it. A stream whose event ids cannot resume it (they
+ * repeat, or are the session id) is not resumed; that is said in an event, and the lost-stream
+ * rule decides at once.
  */
 final class StreamResumptionRule implements RecoveryRule {
 
@@ -21,6 +24,11 @@ final class StreamResumptionRule implements RecoveryRule {
 			return null;
 		}
 		Resumption from = lost.resumption();
+		if (lost.notResumable() != null && recovery.policy.brokenStream()) {
+			// Ids that cannot resume: said once, then handled as a stream without ids.
+			recovery.publish(new McpStreamNotResumableEvent(recovery.upstream, failed.request().method(),
+					lost.notResumable()));
+		}
 		if (from == null || lost.sessionGone()) {
 			return null; // nowhere to resume from: the lost-stream rule decides
 		}

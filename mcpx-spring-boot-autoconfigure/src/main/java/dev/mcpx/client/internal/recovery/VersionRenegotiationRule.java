@@ -25,9 +25,6 @@ final class VersionRenegotiationRule implements RecoveryRule {
 			return FollowUp.giveUp(refused);
 		}
 		SessionState next = recovery.session.negotiate(failed.on(), refused.supported());
-		if (next == null && failed.on() != null) {
-			return FollowUp.giveUp(refused);
-		}
 		McpRequest request = failed.request();
 		if (failed.on() == null || request == null) {
 			if (next == null) {
@@ -35,6 +32,9 @@ final class VersionRenegotiationRule implements RecoveryRule {
 			}
 			return FollowUp.retry(failed.reopen(Rule.VERSION_RENEGOTIATION), Rule.VERSION_RENEGOTIATION,
 					"the server supports " + next.protocolVersion());
+		}
+		if (next == null) {
+			return FollowUp.giveUp(refused);
 		}
 		String reason = "the server supports " + next.protocolVersion();
 		recovery.reissued(request, ReplayCause.VERSION_RENEGOTIATED, reason);

@@ -102,7 +102,7 @@ public final class EraDetectingSession implements ProtocolSession {
 				throw ex;
 			}
 			logger.debug("[" + this.upstream + "] server/discover was answered as a legacy server answers it ("
-					+ EraEvidence.answer(ex) + "); falling back to initialize");
+					+ EraEvidence.quoted(ex) + "); falling back to initialize");
 			state = openLegacy(ex);
 		}
 		this.detected.accept(state, previous);
@@ -132,7 +132,7 @@ public final class EraDetectingSession implements ProtocolSession {
 	 */
 	private McpRecoveryFailedException unanswered(McpException failure) {
 		return new McpRecoveryFailedException(this.upstream, "server/discover, the probe of the upstream's protocol "
-				+ "era, got no answer (" + EraEvidence.answer(failure) + "); no era is assumed and the next call "
+				+ "era, got no answer (" + EraEvidence.quoted(failure) + "); no era is assumed and the next call "
 				+ "detects it again", failure);
 	}
 
@@ -141,12 +141,12 @@ public final class EraDetectingSession implements ProtocolSession {
 			// refused credentials reach the credentials rule; detection runs again after them
 			case NOT_ABOUT_ERA -> handshake;
 			case UNANSWERED -> new McpRecoveryFailedException(this.upstream, "the upstream answered the 2026-07-28 probe "
-					+ "as a legacy server does (" + EraEvidence.answer(discovery) + "), and the 2025-11-25 handshake "
-					+ "that followed got no answer (" + EraEvidence.answer(handshake) + "); the next call detects the "
+					+ "as a legacy server does (" + EraEvidence.quoted(discovery) + "), and the 2025-11-25 handshake "
+					+ "that followed got no answer (" + EraEvidence.quoted(handshake) + "); the next call detects the "
 					+ "era again", handshake);
 			case MODERN, LEGACY -> new McpProtocolException(this.upstream, "the upstream accepted neither era: the "
-					+ "2026-07-28 probe: " + EraEvidence.answer(discovery) + "; the 2025-11-25 handshake: "
-					+ EraEvidence.answer(handshake) + "; the next call detects the era again", handshake);
+					+ "2026-07-28 probe: " + EraEvidence.quoted(discovery) + "; the 2025-11-25 handshake: "
+					+ EraEvidence.quoted(handshake) + "; the next call detects the era again", handshake);
 		};
 		failure.addSuppressed(discovery);
 		return failure;
@@ -157,7 +157,7 @@ public final class EraDetectingSession implements ProtocolSession {
 	}
 
 	@Override
-	public SessionState current() {
+	public @Nullable SessionState current() {
 		ProtocolSession current = this.chosen;
 		return (current != null) ? current.current() : null;
 	}

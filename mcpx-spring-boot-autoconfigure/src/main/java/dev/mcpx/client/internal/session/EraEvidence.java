@@ -118,7 +118,7 @@ public final class EraEvidence {
 	 * @param failure the failure
 	 * @return its message
 	 */
-	public static String answer(McpException failure) {
+	public static String quoted(McpException failure) {
 		String message = String.valueOf(failure.getMessage());
 		String prefix = "[" + failure.upstream() + "] ";
 		return message.startsWith(prefix) ? message.substring(prefix.length()) : message;

@@ -56,7 +56,8 @@ final class Failures {
 		}
 		if (failure instanceof StreamBrokenException broken) {
 			return new StreamLost(this.upstream, method, method + "'s response was lost: " + broken.getMessage(),
-					broken, resumable ? broken.resumption() : null, broken.sessionGone());
+					broken, resumable ? broken.resumption() : null, broken.sessionGone(),
+					resumable ? broken.notResumable() : null);
 		}
 		if (failure instanceof IOException) {
 			return new StreamLost(this.upstream, method,

@@ -28,8 +28,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>
  * The session opens lazily, once, however many threads ask at the same time. Each request
  * runs on an explicit {@link SessionState}, so a failure can be attributed to the
- * generation it happened on; {@link #renew(SessionState)} replaces a dead session once for
- * all callers that saw it die.
+ * generation it happened on; {@link #renew(SessionState, RenewalListener)} replaces a dead
+ * session once for all callers that saw it die.
  */
 public final class LegacySession implements ProtocolSession {
 
@@ -50,7 +50,7 @@ public final class LegacySession implements ProtocolSession {
 
 	private final Object handshakeLock = new Object();
 
-	private volatile SessionState state;
+	private volatile @Nullable SessionState state;
 
 	/** Guarded by {@code handshakeLock}: the generation of the next session opened. */
 	private long nextGeneration = 1;
@@ -59,7 +59,7 @@ public final class LegacySession implements ProtocolSession {
 	private volatile long renewalFlights;
 
 	/** Guarded by {@code handshakeLock}: the failure of the last renewal, until one succeeds. */
-	private McpException failedRenewal;
+	private @Nullable McpException failedRenewal;
 
 	private long failedRenewalGeneration;
 
@@ -272,14 +272,15 @@ public final class LegacySession implements ProtocolSession {
 		if (sessionId != null) {
 			this.exchange.redaction().remember(sessionId);
 		}
-		SessionState next = new SessionState(ProtocolEra.LEGACY, generation, sessionId, version, implementation(result.path("serverInfo")),
+		Implementation server = implementation(result.path("serverInfo"));
+		SessionState next = new SessionState(ProtocolEra.LEGACY, generation, sessionId, version, server,
 				result.path("capabilities"));
 		this.exchange.notify(McpMethods.INITIALIZED, null, envelope(next, McpMethods.INITIALIZED), timeout);
 		this.setup.established(next, (method, setupParams) -> request(next,
 				new McpRequest(method, setupParams, null, this.settings.requestTimeout())));
 		if (generation == 1) {
 			logger.info("[" + this.settings.upstream() + "] connected: legacy era, protocol " + version + ", server "
-					+ next.serverInfo().name() + " " + next.serverInfo().version() + ", session "
+					+ server.name() + " " + server.version() + ", session "
 					+ next.redactedSessionId());
 		}
 		else if (logger.isDebugEnabled()) {

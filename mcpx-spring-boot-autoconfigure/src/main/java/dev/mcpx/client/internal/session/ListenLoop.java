@@ -53,9 +53,9 @@ public final class ListenLoop implements AutoCloseable {
 
 	private volatile boolean closed;
 
-	private volatile Thread thread;
+	private volatile @Nullable Thread thread;
 
-	private volatile Closeable stream;
+	private volatile @Nullable Closeable stream;
 
 	/** The state of the stream opened last, to notice a stream opened on a new generation. */
 	private volatile @Nullable SessionState lastOpened;
@@ -64,7 +64,7 @@ public final class ListenLoop implements AutoCloseable {
 	private volatile boolean restarting;
 
 	/** The last state found not to announce list changes, so it is not checked again. */
-	private volatile SessionState declined;
+	private volatile @Nullable SessionState declined;
 
 	/** Resource updates come on the stream; told when it opened again after one broke. */
 	private final Subscriptions subscriptions;

@@ -134,7 +134,7 @@ public final class ModernSession implements ProtocolSession {
 	private McpException explained(McpException failure) {
 		if (EraEvidence.ofDiscovery(failure, false) == EraEvidence.Discovery.LEGACY) {
 			return new McpProtocolException(this.settings.upstream(), "the upstream answered server/discover as a "
-					+ "legacy (2025-11-25 or earlier) server does (" + EraEvidence.answer(failure)
+					+ "legacy (2025-11-25 or earlier) server does (" + EraEvidence.quoted(failure)
 					+ "); it does not speak 2026-07-28. Set its protocol to auto or legacy", failure);
 		}
 		return failure;

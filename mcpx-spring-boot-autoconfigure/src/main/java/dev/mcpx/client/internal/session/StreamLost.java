@@ -19,6 +19,8 @@ public final class StreamLost extends McpStreamLostException {
 
 	private final boolean responseStarted;
 
+	private final @Nullable String notResumable;
+
 	/**
 	 * Creates the failure.
 	 * @param upstream the upstream name
@@ -30,15 +32,34 @@ public final class StreamLost extends McpStreamLostException {
 	 */
 	public StreamLost(String upstream, String method, String message, Throwable cause,
 			@Nullable Resumption resumption, boolean sessionGone) {
-		this(upstream, method, message, cause, resumption, sessionGone, cause instanceof StreamBrokenException);
+		this(upstream, method, message, cause, resumption, sessionGone, null);
+	}
+
+	/**
+	 * Creates the failure of a stream whose event ids could not resume it.
+	 * @param upstream the upstream name
+	 * @param method the method of the request whose response was lost
+	 * @param message what happened
+	 * @param cause the transport's failure
+	 * @param resumption where the stream may be resumed from, absent when it cannot be
+	 * @param sessionGone whether the session the stream belonged to is gone
+	 * @param notResumable why the stream's event ids cannot resume it, absent when nothing
+	 * says so
+	 */
+	public StreamLost(String upstream, String method, String message, Throwable cause,
+			@Nullable Resumption resumption, boolean sessionGone, @Nullable String notResumable) {
+		this(upstream, method, message, cause, resumption, sessionGone, cause instanceof StreamBrokenException,
+				notResumable);
 	}
 
 	private StreamLost(String upstream, String method, String message, Throwable cause,
-			@Nullable Resumption resumption, boolean sessionGone, boolean responseStarted) {
+			@Nullable Resumption resumption, boolean sessionGone, boolean responseStarted,
+			@Nullable String notResumable) {
 		super(upstream, method, message, cause);
 		this.resumption = resumption;
 		this.sessionGone = sessionGone;
 		this.responseStarted = responseStarted;
+		this.notResumable = notResumable;
 	}
 
 	/**
@@ -48,7 +69,7 @@ public final class StreamLost extends McpStreamLostException {
 	 */
 	public StreamLost withMessage(String message) {
 		return new StreamLost(upstream(), method(), message, this, this.resumption, this.sessionGone,
-				this.responseStarted);
+				this.responseStarted, this.notResumable);
 	}
 
 	/**
@@ -66,6 +87,15 @@ public final class StreamLost extends McpStreamLostException {
 	 */
 	public boolean sessionGone() {
 		return this.sessionGone;
+	}
+
+	/**
+	 * Why the stream was not resumed although it carried event ids: they cannot say where to
+	 * resume from (they repeat, or are the session id).
+	 * @return the reason, absent when the stream had no such ids
+	 */
+	public @Nullable String notResumable() {
+		return this.notResumable;
 	}
 
 	/**

@@ -15,6 +15,8 @@ public final class SessionGoneException extends McpException {
 
 	private final int status;
 
+	private final McpException evidence;
+
 	/**
 	 * Creates the signal.
 	 * @param upstream the upstream name
@@ -26,6 +28,7 @@ public final class SessionGoneException extends McpException {
 	public SessionGoneException(String upstream, String method, int status, McpException evidence) {
 		super(upstream, method + " found its session gone", evidence);
 		this.status = status;
+		this.evidence = evidence;
 	}
 
 	/**
@@ -41,7 +44,7 @@ public final class SessionGoneException extends McpException {
 	 * @return the failure
 	 */
 	public McpException evidence() {
-		return (McpException) getCause();
+		return this.evidence;
 	}
 
 }

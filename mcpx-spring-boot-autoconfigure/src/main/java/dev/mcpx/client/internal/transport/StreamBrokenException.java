@@ -14,13 +14,15 @@ public final class StreamBrokenException extends IOException {
 
 	private final boolean sessionGone;
 
+	private final @Nullable String notResumable;
+
 	/**
 	 * Creates an exception for a broken stream.
 	 * @param message what ended the stream
 	 * @param cause the I/O failure, absent for a clean end of stream
 	 * @param resumption where the stream may be resumed from, absent when it cannot be
 	 */
-	public StreamBrokenException(String message, @Nullable Throwable cause, @Nullable Resumption resumption) {
+	public StreamBrokenException(@Nullable String message, @Nullable Throwable cause, @Nullable Resumption resumption) {
 		this(message, cause, resumption, false);
 	}
 
@@ -32,11 +34,26 @@ public final class StreamBrokenException extends IOException {
 	 * @param resumption where the stream may be resumed from, absent when it cannot be
 	 * @param sessionGone whether the session the stream belonged to is gone
 	 */
-	public StreamBrokenException(String message, @Nullable Throwable cause, @Nullable Resumption resumption,
+	public StreamBrokenException(@Nullable String message, @Nullable Throwable cause, @Nullable Resumption resumption,
 			boolean sessionGone) {
+		this(message, cause, resumption, sessionGone, null);
+	}
+
+	/**
+	 * Creates an exception for a broken stream that carried event ids from which it cannot be
+	 * resumed (they repeat, or are the session id): it is handled as a stream without ids.
+	 * @param message what ended the stream
+	 * @param cause the I/O failure, absent for a clean end of stream
+	 * @param resumption where the stream may be resumed from, absent when it cannot be
+	 * @param sessionGone whether the session the stream belonged to is gone
+	 * @param notResumable why its event ids cannot resume it, absent when nothing says so
+	 */
+	public StreamBrokenException(@Nullable String message, @Nullable Throwable cause, @Nullable Resumption resumption,
+			boolean sessionGone, @Nullable String notResumable) {
 		super(message, cause);
 		this.resumption = resumption;
 		this.sessionGone = sessionGone;
+		this.notResumable = notResumable;
 	}
 
 	/**
@@ -54,6 +71,14 @@ public final class StreamBrokenException extends IOException {
 	 */
 	public boolean sessionGone() {
 		return this.sessionGone;
+	}
+
+	/**
+	 * Why the stream's event ids cannot resume it, so that no resumption was offered.
+	 * @return the reason, absent when the stream had no such ids
+	 */
+	public @Nullable String notResumable() {
+		return this.notResumable;
 	}
 
 }

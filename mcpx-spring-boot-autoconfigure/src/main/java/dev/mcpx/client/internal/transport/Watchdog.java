@@ -165,7 +165,7 @@ public final class Watchdog implements AutoCloseable {
 
 		private volatile long deadline;
 
-		private Closeable resource;
+		private @Nullable Closeable resource;
 
 		private boolean done;
 

@@ -12,6 +12,7 @@ import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpHttpStatusException;
 import dev.mcpx.client.error.McpSessionExpiredException;
 import dev.mcpx.client.error.McpStreamLostException;
+import dev.mcpx.client.error.McpTransportException;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpReissueRefusedEvent;
 import dev.mcpx.client.event.McpRequestReissuedEvent;
@@ -128,6 +129,33 @@ class RecoveringExecutorTest {
 		assertThat(this.events).singleElement()
 			.isInstanceOfSatisfying(McpReissueRefusedEvent.class,
 					(refused) -> assertThat(refused.cause()).isEqualTo(ReplayCause.STREAM_LOST));
+	}
+
+	@Test
+	void aReissueThatIsNotSentAfterALostStreamSaysTheRequestMayHaveRun() {
+		FakeSession session = new FakeSession().failing(lost(), unreachable());
+		annotate("set_value", idempotent());
+		assertThatThrownBy(() -> executor(session).execute(call("set_value")))
+			.isInstanceOfSatisfying(McpStreamLostException.class, (ex) -> {
+				assertThat(ex.getMessage()).contains("tools/call 'set_value' lost its response and may have run");
+				assertThat(ex.getCause()).isInstanceOf(McpTransportException.class);
+				assertThat(ex.getSuppressed()).singleElement().isInstanceOf(McpStreamLostException.class);
+			});
+		assertThat(session.received).containsExactly("tools/call@1", "tools/call@1");
+	}
+
+	@Test
+	void aResendThatIsNotSentAfterAnExpiryStaysNotSentSinceNothingRan() {
+		FakeSession session = new FakeSession().failing(expiry(), unreachable());
+		assertThatThrownBy(() -> executor(session).execute(call("delete_item")))
+			.isInstanceOf(McpTransportException.class)
+			.hasMessageContaining("was not sent");
+		assertThat(session.received).containsExactly("tools/call@1", "initialize", "tools/call@2");
+	}
+
+	private static McpTransportException unreachable() {
+		return new McpTransportException(UPSTREAM, "could not reach 127.0.0.1:1 (connection refused); tools/call was "
+				+ "not sent", new java.net.ConnectException("Connection refused"));
 	}
 
 	@Test

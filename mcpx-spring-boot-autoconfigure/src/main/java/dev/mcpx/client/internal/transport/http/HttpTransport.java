@@ -122,7 +122,9 @@ public final class HttpTransport implements McpTransport {
 				return new Received(fromJsonBody(response, id, envelope.method()), sessionId);
 			}
 			if (response.isEventStream()) {
-				return new Received(fromEventStream(response, id, envelope.method(), inbound, true), sessionId);
+				String session = (envelope.sessionId() != null) ? envelope.sessionId() : sessionId;
+				return new Received(fromEventStream(response, id, envelope.method(), session, inbound, true),
+						sessionId);
 			}
 			throw new McpProtocolException(this.upstream, envelope.method() + " was answered with content type '"
 					+ response.mediaType() + "'; expected application/json or text/event-stream", null);
@@ -156,7 +158,8 @@ public final class HttpTransport implements McpTransport {
 							"the server cannot resume the stream (HTTP " + response.status() + ")", null, from);
 				}
 				// A resumed stream is a GET stream: servers may keep it open after the response.
-				return new Received(fromEventStream(response, from.requestId(), envelope.method(), inbound, false),
+				return new Received(fromEventStream(response, from.requestId(), envelope.method(),
+						envelope.sessionId(), inbound, false),
 						null);
 			});
 		}
@@ -170,7 +173,7 @@ public final class HttpTransport implements McpTransport {
 						+ " s: the server keeps no events", again, null);
 			}
 			if (again instanceof StreamBrokenException broken
-					&& (broken.sessionGone() || broken.resumption() != null)) {
+					&& (broken.sessionGone() || broken.resumption() != null || broken.notResumable() != null)) {
 				throw broken;
 			}
 			throw new StreamBrokenException(again.getMessage(), again, from);
@@ -326,9 +329,10 @@ public final class HttpTransport implements McpTransport {
 	}
 
 	private JsonRpcMessage.Response fromEventStream(HttpLeg.Response response, long id, String method,
-			InboundMessages inbound, boolean expectEnd) throws IOException {
+			@Nullable String sessionId, InboundMessages inbound, boolean expectEnd) throws IOException {
 		SseParser parser = new SseParser(response.body(), this.bodies.maxMessageBytes());
 		long retry = -1;
+		boolean namedBySession = false;
 		while (true) {
 			SseEvent event;
 			try {
@@ -338,13 +342,14 @@ public final class HttpTransport implements McpTransport {
 				throw new McpProtocolException(this.upstream, method + "'s event stream: " + ex.getMessage(), null);
 			}
 			catch (IOException ex) {
-				throw new StreamBrokenException("the event stream failed: " + ex.getMessage(), ex,
-						resumption(id, parser, retry));
+				throw BrokenStreams.of("the event stream failed: " + ex.getMessage(), ex, id, parser, retry,
+						namedBySession || BrokenStreams.named(parser.lastIdField(), sessionId));
 			}
 			if (event == null) {
-				throw new StreamBrokenException("the event stream ended before the response", null,
-						resumption(id, parser, retry));
+				throw BrokenStreams.of("the event stream ended before the response", null, id, parser, retry,
+						namedBySession || BrokenStreams.named(parser.lastIdField(), sessionId));
 			}
+			namedBySession = namedBySession || BrokenStreams.named(event.id(), sessionId);
 			if (event.retryMillis() >= 0) {
 				retry = event.retryMillis();
 			}
@@ -364,11 +369,6 @@ public final class HttpTransport implements McpTransport {
 				inbound.receive(message);
 			}
 		}
-	}
-
-	private static @Nullable Resumption resumption(long id, SseParser parser, long retry) {
-		String lastEventId = parser.lastEventId();
-		return (lastEventId != null) ? new Resumption(id, lastEventId, retry) : null;
 	}
 
 	/**

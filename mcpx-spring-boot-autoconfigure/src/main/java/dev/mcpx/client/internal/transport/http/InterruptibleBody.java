@@ -7,11 +7,14 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 import java.util.concurrent.LinkedBlockingQueue;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * A response body read as a blocking stream that an interrupt ends. The JDK's own
@@ -43,7 +46,7 @@ final class InterruptibleBody extends InputStream implements HttpResponse.BodySu
 
 	private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
 
-	private volatile Flow.Subscription subscription;
+	private volatile Flow.@Nullable Subscription subscription;
 
 	private Iterator<ByteBuffer> buffers = List.<ByteBuffer>of().iterator();
 
@@ -170,7 +173,8 @@ final class InterruptibleBody extends InputStream implements HttpResponse.BodySu
 			throw (failure instanceof IOException io) ? io : new IOException(failure);
 		}
 		this.buffers = ((List<ByteBuffer>) item).iterator();
-		this.subscription.request(1);
+		// items arrive only after onSubscribe (Reactive Streams §1.9)
+		Objects.requireNonNull(this.subscription, "subscription").request(1);
 		return true;
 	}
 

@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Objects;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -22,6 +25,13 @@ public final class SseParser {
 
 	/** Most MCP events fit; a larger one takes more reads, not more memory per stream. */
 	private static final int READ_CHUNK = 2048;
+
+	/**
+	 * The ids of a stream's events remembered to see one repeat: a response stream carries a
+	 * handful of events before its response; a longer stream keeps its memory fixed and sees
+	 * repeats of these.
+	 */
+	static final int MAX_REMEMBERED_IDS = 64;
 
 	private final InputStream in;
 
@@ -67,6 +77,14 @@ public final class SseParser {
 	 */
 	private @Nullable String lastEventId;
 
+	/** Whether the event being read set its own id (an event without one keeps the last). */
+	private boolean eventSetId;
+
+	/** The ids set by the events dispatched so far; made when the first one is. */
+	private @Nullable Set<String> dispatchedIds;
+
+	private boolean idsRepeat;
+
 	private boolean sawField;
 
 	private long retry = -1;
@@ -91,6 +109,27 @@ public final class SseParser {
 	 */
 	public @Nullable String lastEventId() {
 		return this.lastEventId;
+	}
+
+	/**
+	 * The value of the last {@code id:} field read, whether its event was complete or not (the
+	 * standard's "last event ID buffer"): not a point to resume from, but what the server names
+	 * its events by.
+	 * @return the value, absent when no event set one
+	 */
+	public @Nullable String lastIdField() {
+		return this.idBuffer;
+	}
+
+	/**
+	 * Whether an event set the id an earlier event of the stream had set. Such ids cannot say
+	 * where in the stream to resume from: a server that gives every event the same id replays
+	 * nothing after it (2025-11-25 basic/transports §Resumability and Redelivery, rule 1: an
+	 * event ID "MUST be globally unique across all streams within that session").
+	 * @return {@code true} once an id repeated
+	 */
+	public boolean idsRepeat() {
+		return this.idsRepeat;
 	}
 
 	/**
@@ -119,6 +158,10 @@ public final class SseParser {
 
 	private @Nullable SseEvent dispatch() {
 		this.lastEventId = this.idBuffer;
+		if (this.eventSetId) {
+			this.eventSetId = false;
+			noteId(this.idBuffer);
+		}
 		if (!this.sawField) {
 			// A blank line after comments only (heartbeats): nothing accumulates.
 			this.eventBytes = 0;
@@ -127,7 +170,7 @@ public final class SseParser {
 		// The data lines joined by line feeds: the standard's buffer without its last line feed.
 		String payload = switch (this.dataLines) {
 			case 0 -> "";
-			case 1 -> this.firstData;
+			case 1 -> Objects.requireNonNull(this.firstData, "firstData"); // kept by the first data line
 			default -> this.data.toString();
 		};
 		SseEvent event = new SseEvent(this.idBuffer, (this.eventType != null) ? this.eventType : "message",
@@ -182,6 +225,7 @@ public final class SseParser {
 			case "id" -> {
 				if (value.indexOf('\0') < 0) {
 					this.idBuffer = value;
+					this.eventSetId = true;
 				}
 				this.sawField = true;
 			}
@@ -194,6 +238,21 @@ public final class SseParser {
 			default -> {
 				// Unknown fields are ignored by the standard.
 			}
+		}
+	}
+
+	private void noteId(@Nullable String id) {
+		if (id == null || id.isEmpty()) {
+			return;
+		}
+		if (this.dispatchedIds == null) {
+			this.dispatchedIds = new HashSet<>();
+		}
+		if (this.dispatchedIds.contains(id)) {
+			this.idsRepeat = true;
+		}
+		else if (this.dispatchedIds.size() < MAX_REMEMBERED_IDS) {
+			this.dispatchedIds.add(id);
 		}
 	}
 

@@ -2,6 +2,8 @@ package dev.mcpx.client.internal.transport.stdio;
 
 import java.io.IOException;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The server process of a channel ended; a message was or was not delivered to it.
  */
@@ -11,7 +13,7 @@ public final class ChannelClosedException extends IOException {
 
 	private final boolean delivered;
 
-	ChannelClosedException(ExitStatus exit, boolean delivered, Throwable cause) {
+	ChannelClosedException(ExitStatus exit, boolean delivered, @Nullable Throwable cause) {
 		super("the server " + exit.describe(), cause);
 		this.exit = exit;
 		this.delivered = delivered;

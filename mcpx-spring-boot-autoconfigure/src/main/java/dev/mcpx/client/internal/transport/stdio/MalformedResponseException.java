@@ -2,6 +2,8 @@ package dev.mcpx.client.internal.transport.stdio;
 
 import java.io.IOException;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A line that answers a pending request by its id but is no valid JSON-RPC response (an
  * {@code error} that is not an object with an integer {@code code}, a missing
@@ -12,7 +14,7 @@ import java.io.IOException;
  */
 final class MalformedResponseException extends IOException {
 
-	MalformedResponseException(String problem) {
+	MalformedResponseException(@Nullable String problem) {
 		super(problem);
 	}
 

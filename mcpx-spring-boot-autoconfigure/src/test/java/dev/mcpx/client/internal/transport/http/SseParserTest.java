@@ -130,6 +130,36 @@ class SseParserTest {
 		assertThat(parser.lastEventId()).isEmpty();
 	}
 
+	@Test
+	void anIdSetAgainByALaterEventIsARepeatAndAnEventWithoutAnIdIsNot() throws IOException {
+		assertThat(repeats("id: s\ndata: 1\n\nid: s\ndata: 2\n\n")).isTrue();
+		assertThat(repeats("id: a\ndata: 1\n\nid: b\ndata: 2\n\nid: a\ndata: 3\n\n")).isTrue();
+		assertThat(repeats("id: a\ndata: 1\n\nid: b\ndata: 2\n\nid: c\ndata: 3\n\n")).isFalse();
+		// An event without an id keeps the last one; that is no repeat of it.
+		assertThat(repeats("id: a\ndata: 1\n\ndata: 2\n\ndata: 3\n\n")).isFalse();
+		// An event cut before its blank line was never dispatched: its id line repeats nothing.
+		assertThat(repeats("id: a\ndata: 1\n\nid: a\ndata: 2")).isFalse();
+		assertThat(repeats("id:\ndata: 1\n\nid:\ndata: 2\n\n")).isFalse();
+	}
+
+	@Test
+	void repeatsAreSeenAmongAsManyIdsAsTheParserRemembers() throws IOException {
+		StringBuilder stream = new StringBuilder();
+		for (int i = 0; i < SseParser.MAX_REMEMBERED_IDS; i++) {
+			stream.append("id: e").append(i).append("\ndata: x\n\n");
+		}
+		assertThat(repeats(stream + "id: e0\ndata: x\n\n")).isTrue();
+		assertThat(repeats(stream + "id: new\ndata: x\n\n")).isFalse();
+	}
+
+	private static boolean repeats(String body) throws IOException {
+		SseParser parser = parser(body);
+		while (parser.next() != null) {
+			// read to the end
+		}
+		return parser.idsRepeat();
+	}
+
 	private static String visible(String text) {
 		return text.replace("\r", "\\r").replace("\n", "\\n");
 	}
