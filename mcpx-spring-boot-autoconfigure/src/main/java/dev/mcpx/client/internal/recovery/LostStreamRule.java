@@ -111,17 +111,20 @@ final class LostStreamRule implements RecoveryRule {
 	}
 
 	/**
-	 * A send that never left, of a request an earlier send of which may have run (its response
-	 * was lost and it was sent again, say to an upstream that went down meanwhile): the caller
-	 * must not read "was not sent". It gets the lost response's type, saying the request may
-	 * have run; the failure of the send is the cause.
+	 * A tool call that never left, an earlier send of which may have run (its response was
+	 * lost and it was sent again, say to an upstream that went down meanwhile): the caller must
+	 * not read "was not sent". It gets the lost response's type, saying the call may have run;
+	 * the failure of the send is the cause. Read-shaped requests keep their failure: running
+	 * them twice changes nothing, and an upstream that cannot be reached stays a transport
+	 * failure (health reads it as such).
 	 * @param failed the attempt whose send did not leave
 	 * @param failure how it failed
 	 * @return the failure for the caller
 	 */
 	static McpException notSentAfterAPossibleRun(Attempt failed, McpException failure) {
 		McpRequest request = failed.request();
-		if (!(failure instanceof McpTransportException) || request == null || failed.mayHaveExecuted() == 0) {
+		if (!(failure instanceof McpTransportException) || request == null || request.toolName() == null
+				|| failed.mayHaveExecuted() == 0) {
 			return failure;
 		}
 		return new McpStreamLostException(failure.upstream(), request.method(), Recovery.describe(request)

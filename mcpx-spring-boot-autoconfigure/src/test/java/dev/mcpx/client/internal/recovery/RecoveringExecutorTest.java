@@ -153,6 +153,15 @@ class RecoveringExecutorTest {
 		assertThat(session.received).containsExactly("tools/call@1", "initialize", "tools/call@2");
 	}
 
+	@Test
+	void aReadShapedReissueThatIsNotSentStaysATransportFailure() {
+		FakeSession session = new FakeSession().failing(lost(), unreachable());
+		assertThatThrownBy(() -> executor(session).execute(list("tools/list")))
+			.isInstanceOf(McpTransportException.class)
+			.hasMessageContaining("was not sent");
+		assertThat(session.received).containsExactly("tools/list@1", "tools/list@1");
+	}
+
 	private static McpTransportException unreachable() {
 		return new McpTransportException(UPSTREAM, "could not reach 127.0.0.1:1 (connection refused); tools/call was "
 				+ "not sent", new java.net.ConnectException("Connection refused"));
