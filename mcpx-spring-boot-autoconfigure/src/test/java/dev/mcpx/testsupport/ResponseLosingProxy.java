@@ -53,6 +53,11 @@ public final class ResponseLosingProxy implements AutoCloseable {
 
 	private final AtomicInteger lost = new AtomicInteger();
 
+	/** JSON-RPC requests that reached the server, per method. */
+	private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
+
+	private static final Pattern METHOD = Pattern.compile("\"method\"\\s*:\\s*\"([^\"]+)\"");
+
 	private volatile boolean closed;
 
 	private ResponseLosingProxy(int upstreamPort) throws IOException {
@@ -114,6 +119,17 @@ public final class ResponseLosingProxy implements AutoCloseable {
 	 */
 	public int lost() {
 		return this.lost.get();
+	}
+
+	/**
+	 * Returns how many requests of a method the server answered (at least its first byte) so
+	 * far, responses lost or not: what the server saw.
+	 * @param method the JSON-RPC method, for example {@code tools/call}
+	 * @return the count
+	 */
+	public int requests(String method) {
+		AtomicInteger count = this.requests.get(method);
+		return (count != null) ? count.get() : 0;
 	}
 
 	@Override
@@ -191,6 +207,9 @@ public final class ResponseLosingProxy implements AutoCloseable {
 		/** Set once the bytes up to a cut are forwarded: close after writing them. */
 		private boolean cutAfterWrite;
 
+		/** Whether the request being answered was counted. */
+		private boolean counted;
+
 		Connection(Socket client, Socket upstream) {
 			this.client = client;
 			this.upstream = upstream;
@@ -233,8 +252,18 @@ public final class ResponseLosingProxy implements AutoCloseable {
 		private void serverToClient() {
 			pump(this.upstream, this.client, (bytes, length) -> {
 				synchronized (this) {
+					if (!this.counted && this.request.length() > 0) {
+						// the server answers: the request it read is whole
+						Matcher method = METHOD.matcher(this.request);
+						while (method.find()) {
+							ResponseLosingProxy.this.requests.computeIfAbsent(method.group(1), (m) -> new AtomicInteger())
+								.incrementAndGet();
+						}
+						this.counted = true;
+					}
 					if (this.arming == null) {
 						this.request.setLength(0);
+						this.counted = false;
 						return length;
 					}
 					int before = this.held.length();
