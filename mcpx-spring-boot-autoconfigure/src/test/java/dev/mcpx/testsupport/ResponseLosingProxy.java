@@ -53,6 +53,9 @@ public final class ResponseLosingProxy implements AutoCloseable {
 
 	private final AtomicInteger lost = new AtomicInteger();
 
+	/** The prefix of an arming by method rather than by tool. */
+	private static final String METHOD_ARMING = "method:";
+
 	/** JSON-RPC requests that reached the server, per method. */
 	private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
 
@@ -99,6 +102,17 @@ public final class ResponseLosingProxy implements AutoCloseable {
 	 */
 	public void loseResponseOf(String tool, int times) {
 		this.armed.put(tool, new Arming(new AtomicInteger(times), 0));
+	}
+
+	/**
+	 * Loses the responses to the next {@code times} requests of a method other than
+	 * {@code tools/call} (a poll, {@code tasks/get}), as {@link #loseResponseOf(String, int)}
+	 * does for a tool's calls.
+	 * @param method the JSON-RPC method
+	 * @param times how many requests; {@code 0} disarms
+	 */
+	public void loseResponseOfMethod(String method, int times) {
+		this.armed.put(METHOD_ARMING + method, new Arming(new AtomicInteger(times), 0));
 	}
 
 	/**
@@ -166,10 +180,23 @@ public final class ResponseLosingProxy implements AutoCloseable {
 
 	/** What is armed for the request, taking one of its times; {@code null} when nothing is. */
 	private @Nullable Arming takeArmed(String request) {
+		for (Map.Entry<String, Arming> entry : this.armed.entrySet()) {
+			if (entry.getKey().startsWith(METHOD_ARMING)) {
+				Pattern method = Pattern.compile("\"method\"\\s*:\\s*\""
+						+ Pattern.quote(entry.getKey().substring(METHOD_ARMING.length())) + "\"");
+				if (method.matcher(request).find()
+						&& entry.getValue().times().getAndUpdate((left) -> Math.max(0, left - 1)) > 0) {
+					return entry.getValue();
+				}
+			}
+		}
 		if (!TOOL_CALL.matcher(request).find()) {
 			return null;
 		}
 		for (Map.Entry<String, Arming> entry : this.armed.entrySet()) {
+			if (entry.getKey().startsWith(METHOD_ARMING)) {
+				continue;
+			}
 			Pattern name = Pattern.compile("\"name\"\\s*:\\s*\"" + Pattern.quote(entry.getKey()) + "\"");
 			if (name.matcher(request).find()
 					&& entry.getValue().times().getAndUpdate((left) -> Math.max(0, left - 1)) > 0) {

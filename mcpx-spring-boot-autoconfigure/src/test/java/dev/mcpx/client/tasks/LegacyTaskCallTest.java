@@ -215,7 +215,7 @@ class LegacyTaskCallTest {
 		try {
 			Future<CallToolResult> call = caller
 				.submit(() -> client.callTool("delete_record", Map.of("id", "r6", "durationMs", 60_000)));
-			awaitTasks(1);
+			awaitPoll();
 			call.cancel(true);
 			awaitStatus("cancelled");
 		}
@@ -233,7 +233,7 @@ class LegacyTaskCallTest {
 		Thread self = Thread.currentThread();
 		Thread interrupter = new Thread(() -> {
 			try {
-				awaitTasks(1);
+				awaitPoll();
 				self.interrupt();
 			}
 			catch (Exception ex) {
@@ -286,6 +286,17 @@ class LegacyTaskCallTest {
 			Thread.sleep(50);
 		}
 		throw new AssertionError("the peer never had " + count + " task(s)");
+	}
+
+	/** Once the server saw a poll, the client knows the task id. */
+	private void awaitPoll() throws InterruptedException {
+		long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+		while (this.peer.counts().at("/requests/tasks~1get").asInt() == 0) {
+			if (System.nanoTime() > until) {
+				throw new AssertionError("the client never polled");
+			}
+			Thread.sleep(20);
+		}
 	}
 
 	private void awaitStatus(String status) throws InterruptedException {
