@@ -61,8 +61,10 @@ final class TaskCalls {
 	JsonNode call(ObjectNode params, String tool, Duration timeout, Duration maxTotal,
 			@Nullable Consumer<McpProgress> onProgress, Send send) {
 		long started = System.nanoTime();
-		SessionState on = this.executor.connect();
-		if (this.augment.asksForTask(on, tool, timeout)) {
+		// The tool was listed before its first call, which opened the session; without one (the
+		// listing failed) nothing is known of the tool's task support, and the send reports why.
+		SessionState on = this.session.current();
+		if (on != null && this.augment.asksForTask(on, tool, timeout)) {
 			// 2025-11-25 basic/utilities/tasks §Creating Tasks: the server keeps it as long as it sees fit.
 			params.putObject("task");
 		}
