@@ -87,7 +87,7 @@ final class TaskCalls {
 		}
 		int[] changes = { 0 };
 		return (state) -> {
-			String message = "task " + state.status().wire()
+			String message = "task " + state.status().wireName()
 					+ ((state.statusMessage() != null) ? ": " + state.statusMessage() : "");
 			try {
 				onProgress.accept(new McpProgress(++changes[0], null, message));

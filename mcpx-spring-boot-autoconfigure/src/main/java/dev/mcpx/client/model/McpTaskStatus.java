@@ -1,63 +1,68 @@
 package dev.mcpx.client.model;
 
-import org.jspecify.annotations.Nullable;
-
 /**
- * The status of a task (2025-11-25 basic/utilities/tasks §Task Status Lifecycle; the
- * 2026-07-28 tasks extension uses the same five).
+ * Where a task stands (2025-11-25 basic/utilities/tasks §Task Status; 2026-07-28 tasks extension). The five server
+ * statuses, plus {@link #LOST}, which only the client assigns.
  */
 public enum McpTaskStatus {
 
-	/** The request is being processed. */
+	/** The server is working on the request. */
 	WORKING("working"),
 
-	/** The receiver needs input from the requestor before it can go on. */
+	/** The server waits for input from the client (an elicitation, a sampling request, {@code inputRequests}). */
 	INPUT_REQUIRED("input_required"),
 
-	/** Finished; the result (which may be a tool error) is available. Terminal. */
+	/** The request finished; its result is the task's outcome. */
 	COMPLETED("completed"),
 
-	/** Ended by an error. Terminal. */
+	/** The request failed (a JSON-RPC error, or a tool result with {@code isError: true}). */
 	FAILED("failed"),
 
-	/** Cancelled before it finished. Terminal. */
-	CANCELLED("cancelled");
-
-	private final String wire;
-
-	McpTaskStatus(String wire) {
-		this.wire = wire;
-	}
+	/** The task was cancelled. */
+	CANCELLED("cancelled"),
 
 	/**
-	 * The status as the protocol spells it.
-	 * @return for example {@code input_required}
+	 * Not a server status: the server no longer knows the task (its answer was {@code -32602}, or the task's TTL has
+	 * passed), so its outcome will never be known. The work may have run.
 	 */
-	public String wire() {
-		return this.wire;
+	LOST("lost");
+
+	private final String wireName;
+
+	McpTaskStatus(String wireName) {
+		this.wireName = wireName;
 	}
 
 	/**
-	 * Whether the task can no longer change (2025-11-25 basic/utilities/tasks §Task Status
-	 * Lifecycle, rule 2.3).
-	 * @return {@code true} for completed, failed and cancelled
+	 * The status as the protocol writes it ({@code "input_required"}), and as a journal stores it.
+	 * @return the wire name; {@code "lost"} for {@link #LOST}, which no server sends
+	 */
+	public String wireName() {
+		return this.wireName;
+	}
+
+	/**
+	 * Whether the task can change no more: completed, failed, cancelled or lost (2025-11-25
+	 * basic/utilities/tasks §Task Status Lifecycle: a terminal status never changes).
+	 * @return true for a terminal status
 	 */
 	public boolean isTerminal() {
-		return this == COMPLETED || this == FAILED || this == CANCELLED;
+		return this != WORKING && this != INPUT_REQUIRED;
 	}
 
 	/**
-	 * Reads the wire value.
-	 * @param wire the status as sent
-	 * @return the status, absent when it is none of the five
+	 * The status a wire name stands for.
+	 * @param wireName a status as the protocol or a journal writes it
+	 * @return the status
+	 * @throws IllegalArgumentException naming the value, for a status this client does not know
 	 */
-	public static @Nullable McpTaskStatus of(@Nullable String wire) {
+	public static McpTaskStatus ofWireName(String wireName) {
 		for (McpTaskStatus status : values()) {
-			if (status.wire.equals(wire)) {
+			if (status.wireName.equals(wireName)) {
 				return status;
 			}
 		}
-		return null;
+		throw new IllegalArgumentException("Unknown task status '" + wireName + "'");
 	}
 
 }

@@ -131,7 +131,7 @@ public final class TaskFollower {
 			TaskState next = poll.state();
 			if (last.status().isTerminal() && next.status() != last.status()) {
 				throw new McpProtocolException(this.upstream, "task " + last.taskId() + " moved from terminal status "
-						+ last.status().wire() + " to " + next.status().wire() + " (2025-11-25 basic/utilities/tasks "
+						+ last.status().wireName() + " to " + next.status().wireName() + " (2025-11-25 basic/utilities/tasks "
 						+ "§Task Status Lifecycle: a terminal task MUST NOT change)", null);
 			}
 			task.seen(next);
@@ -295,7 +295,7 @@ public final class TaskFollower {
 				: cancel(task) ? "it was cancelled (tasks/cancel)"
 						: "cancelling it failed, so it may still be running";
 		throw new McpTimeoutException(this.upstream, McpMethods.TOOLS_CALL, bound, "task " + task.taskId()
-				+ " of tool '" + task.tool() + "' " + what + " (last status " + task.last().status().wire() + "); "
+				+ " of tool '" + task.tool() + "' " + what + " (last status " + task.last().status().wireName() + "); "
 				+ then, lastFailure);
 	}
 

@@ -38,7 +38,7 @@ public record TaskState(String taskId, McpTaskStatus status, @Nullable String st
 					+ "§Task ID Requirements: a string the receiver generates); the task cannot be followed", null);
 		}
 		JsonNode wireStatus = task.get("status");
-		McpTaskStatus status = McpTaskStatus.of((wireStatus != null && wireStatus.isString()) ? wireStatus.stringValue() : null);
+		McpTaskStatus status = serverStatus(wireStatus);
 		if (status == null) {
 			throw new McpProtocolException(upstream, where + " of task " + id.stringValue() + " has status "
 					+ ((wireStatus != null) ? wireStatus.toString() : "(none)") + ", which is not one of working, "
@@ -56,6 +56,20 @@ public record TaskState(String taskId, McpTaskStatus status, @Nullable String st
 	 */
 	public boolean changedFrom(TaskState before) {
 		return this.status != before.status || !java.util.Objects.equals(this.statusMessage, before.statusMessage);
+	}
+
+	/** One of the five statuses a server sends; {@code lost} is the client's own word. */
+	private static @Nullable McpTaskStatus serverStatus(@Nullable JsonNode wire) {
+		if (wire == null || !wire.isString()) {
+			return null;
+		}
+		try {
+			McpTaskStatus status = McpTaskStatus.ofWireName(wire.stringValue());
+			return (status != McpTaskStatus.LOST) ? status : null;
+		}
+		catch (IllegalArgumentException ex) {
+			return null;
+		}
 	}
 
 	private static @Nullable Duration millis(@Nullable JsonNode value) {
