@@ -38,7 +38,7 @@ class McpxLiveSetActuateTest {
 				McpxHealthContributorAutoConfiguration.class, McpxEndpointAutoConfiguration.class,
 				McpxMetricsAutoConfiguration.class))
 		.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-		.withPropertyValues("mcpx.clients.docs.url=http://127.0.0.1:1/mcp");
+		.withPropertyValues("mcpx.clients.docs.url=http://127.0.0.1:1/mcp", "management.endpoints.web.exposure.include=mcpx");
 
 	@BeforeAll
 	static void start() {
