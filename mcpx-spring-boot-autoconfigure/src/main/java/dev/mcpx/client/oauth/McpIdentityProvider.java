@@ -39,9 +39,13 @@ public record McpIdentityProvider(URI tokenEndpoint, String clientId, @Nullable 
 	public McpIdentityProvider {
 		Objects.requireNonNull(tokenEndpoint, "tokenEndpoint");
 		Objects.requireNonNull(subjectTokenType, "subjectTokenType");
-		if (!tokenEndpoint.isAbsolute() || tokenEndpoint.getHost() == null) {
-			throw new IllegalArgumentException(
-					"the identity provider's token endpoint must be an absolute URL, was '" + tokenEndpoint + "'");
+		if (!tokenEndpoint.isAbsolute() || tokenEndpoint.getHost() == null
+				|| !("https".equalsIgnoreCase(tokenEndpoint.getScheme()) || ("http".equalsIgnoreCase(
+						tokenEndpoint.getScheme()) && SafeUrls.isLoopback(tokenEndpoint.getHost())))) {
+			// 2026-07-28 basic/authorization/security-considerations §Communication Security:
+			// the identity assertion is a credential, sent over https only
+			throw new IllegalArgumentException("the identity provider's token endpoint must be an https URL "
+					+ "(http only on loopback), was '" + tokenEndpoint + "'");
 		}
 		if (clientId == null || clientId.isBlank()) {
 			throw new IllegalArgumentException("the identity provider needs the client id the user signed in to");

@@ -4,6 +4,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -131,7 +132,9 @@ final class TokenRequests {
 
 	private static void anonymous(ClientRegistration registration, MultiValueMap<String, String> parameters) {
 		if (Boolean.TRUE.equals(registration.getProviderDetails().getConfigurationMetadata().get(ANONYMOUS))) {
-			parameters.remove("client_id");
+			// Spring Security puts these parameters over its defaults (putAll): a key with no
+			// values replaces its client_id, and a form writes nothing for it
+			parameters.put("client_id", new ArrayList<>());
 		}
 	}
 
@@ -325,6 +328,10 @@ final class TokenRequests {
 			return request.get();
 		}
 		catch (OAuth2AuthorizationException ex) {
+			if (ex.getCause() instanceof RestClientException failure) {
+				// no answer to read: the server could not be reached, or its answer not parsed
+				throw failed(grant, endpoint, failure);
+			}
 			// the error is the server's words, which may echo what the client sent: scrubbed,
 			// and the original (whose message holds them too) is not kept as the cause
 			List<String> secrets = new java.util.ArrayList<>();
@@ -339,17 +346,18 @@ final class TokenRequests {
 					+ ((description != null) ? " (" + new Redaction().scrub(description, secrets) + ")" : ""), null);
 		}
 		catch (RestClientException | IllegalArgumentException ex) {
-			// no cause: a parse failure's message may quote the response, tokens included;
-			// the root cause's type says whether the server was unreachable
-			Throwable root = ex;
-			while (root.getCause() != null && root.getCause() != root) {
-				root = root.getCause();
-			}
-			throw new McpAuthorizationException(this.upstream,
-					"the " + grant + " token request to " + endpoint + " failed: " + ex.getClass().getSimpleName()
-							+ ((root != ex) ? " (" + root.getClass().getSimpleName() + ")" : ""),
-					null);
+			throw failed(grant, endpoint, ex);
 		}
+	}
+
+	private McpAuthorizationException failed(String grant, String endpoint, RuntimeException ex) {
+		// no cause: a parse failure's message may quote the response, tokens included; the
+		// type of its cause says whether the server was unreachable (ConnectException)
+		Throwable cause = ex.getCause();
+		return new McpAuthorizationException(this.upstream,
+				"the " + grant + " token request to " + endpoint + " failed: " + ex.getClass().getSimpleName()
+						+ ((cause != null) ? " (" + cause.getClass().getSimpleName() + ")" : ""),
+				null);
 	}
 
 }
