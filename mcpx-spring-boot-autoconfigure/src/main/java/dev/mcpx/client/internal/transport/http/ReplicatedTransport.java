@@ -3,6 +3,8 @@ package dev.mcpx.client.internal.transport.http;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,6 +67,9 @@ public final class ReplicatedTransport implements McpTransport {
 	 * meanwhile; short enough that an instance back from a restart gets traffic again soon.
 	 */
 	static final Duration PASSED_OVER = Duration.ofSeconds(10);
+
+	/** How long the probe of an instance whose exchange broke may take to connect. */
+	static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
 
 	/** Pins of older generations kept for their in-flight messages (one renewal behind). */
 	private static final int KEPT_GENERATIONS = 2;
@@ -238,6 +243,15 @@ public final class ReplicatedTransport implements McpTransport {
 			passOver(instance);
 			throw gone(envelope, "the instance " + shown(instance.uri) + " it lived on refused the connection", ex);
 		}
+		catch (IOException ex) {
+			if (isDown(instance)) {
+				// The stream broke because its instance went down: the request may have run,
+				// and the session is gone with the instance (resuming it there is pointless).
+				throw new StreamBrokenException(ex.getMessage() + "; the instance " + shown(instance.uri)
+						+ " the session lived on is down", ex, null, true);
+			}
+			throw ex;
+		}
 	}
 
 	/**
@@ -269,6 +283,32 @@ public final class ReplicatedTransport implements McpTransport {
 				logger.debug("[" + this.upstream + "] " + shown(instance.uri) + " refused " + envelope.method()
 						+ "; trying the next instance");
 			}
+			catch (IOException ex) {
+				isDown(instance); // passed over if so: a re-issue the recovery loop allows goes elsewhere
+				throw ex;
+			}
+		}
+	}
+
+	/**
+	 * Whether an instance whose exchange just broke is down: it refuses a new connection (a
+	 * killed process, a stopped server). Asked only after a failure; an instance that accepts,
+	 * or does not answer within {@link #PROBE_TIMEOUT}, is not known to be down. One that is
+	 * is passed over.
+	 */
+	private boolean isDown(Instance instance) {
+		URI uri = instance.uri;
+		int port = (uri.getPort() >= 0) ? uri.getPort() : ("https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80);
+		try (Socket probe = new Socket()) {
+			probe.connect(new InetSocketAddress(uri.getHost(), port), (int) PROBE_TIMEOUT.toMillis());
+			return false;
+		}
+		catch (IOException ex) {
+			if (NotSentException.provesNotSent(ex)) {
+				passOver(instance);
+				return true;
+			}
+			return false;
 		}
 	}
 
