@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.ssl.SslBundles;
 
+import dev.mcpx.autoconfigure.McpxProperties.Client;
 import dev.mcpx.client.ProtocolMode;
 
 /**
@@ -56,9 +57,10 @@ public final class McpxUpstreams {
 	}
 
 	/**
-	 * Resolves the settings of the upstream of a discovered service (see
-	 * {@link UpstreamSettingsMapper#mapDiscovered}); not kept, since a service's instances
-	 * may declare another era at the next refresh.
+	 * Resolves the settings of the upstream of a discovered service: for each setting,
+	 * {@code mcpx.discovery.services.<id>.*}, else {@code mcpx.discovery.defaults.*}, else
+	 * {@code mcpx.defaults.*}, else the built-in default. Not kept, since a service's
+	 * instances may declare another era at the next refresh.
 	 * @param serviceId the service id, which is the upstream's name
 	 * @param declared the era its instances declare ({@code mcp.protocol}), or {@code null}
 	 * @return the settings
@@ -66,6 +68,29 @@ public final class McpxUpstreams {
 	 */
 	public McpUpstreamSettings discovered(String serviceId, @Nullable ProtocolMode declared) {
 		return this.mapper.mapDiscovered(serviceId, this.properties.getDiscovery(), declared);
+	}
+
+	/**
+	 * Resolves the settings of an upstream added while the application runs, given as they
+	 * would be under {@code mcpx.clients.<name>}, and keeps them as that upstream's (what
+	 * {@link #get} answers from now on).
+	 * @param name the upstream name
+	 * @param client its settings
+	 * @return the resolved settings
+	 * @throws InvalidMcpxPropertyException naming the first invalid property
+	 */
+	public McpUpstreamSettings resolve(String name, Client client) {
+		McpUpstreamSettings settings = this.mapper.map(name, client);
+		this.resolved.put(name, settings);
+		return settings;
+	}
+
+	/**
+	 * Forgets what was resolved for an upstream that left, so that nothing of it is kept.
+	 * @param name the upstream name
+	 */
+	public void forget(String name) {
+		this.resolved.remove(name);
 	}
 
 	/**

@@ -81,7 +81,8 @@ final class BuilderSettings {
 		return new ClientSettings(b.name, wire(b),
 				(b.jsonMapper != null) ? b.jsonMapper : ClientAssembly.defaultJsonMapper(), b.clientInfo,
 				b.requestTimeout, b.handshakeTimeout, b.maxMessageBytes, fixedEra(b.protocol), b.recoveryPolicy,
-				(b.replayGate != null) ? b.replayGate : new DefaultReplayGate(b.recoveryPolicy), credentialsRefresh(b),
+				(b.replayGate != null) ? b.replayGate : new DefaultReplayGate(b.recoveryPolicy), b.taskAugmentation,
+				credentialsRefresh(b),
 				b.eventListeners, b.notificationListener::onNotification, inputAnswers(b),
 				(b.inputHandlerTimeout != null) ? b.inputHandlerTimeout : b.requestTimeout, b.serverLogLevel,
 				b.catalogueTtl, b.listenForChanges, b.keepaliveInterval, b.observationRegistry, b.clock);

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -48,6 +49,8 @@ public final class DiscoveredService implements McpEndpoints {
 
 	private volatile @Nullable ProtocolMode protocol;
 
+	private volatile @Nullable Function<String, @Nullable ServiceInstance> chooser;
+
 	/**
 	 * Creates the endpoints of one service, with no instance until the first refresh.
 	 * @param serviceId the service id in the registry
@@ -67,6 +70,28 @@ public final class DiscoveredService implements McpEndpoints {
 	@Override
 	public List<URI> live() {
 		return this.live;
+	}
+
+	/**
+	 * Lets a load balancer choose the instance of a request that may go to any (Spring Cloud
+	 * LoadBalancer's {@code choose(serviceId)}); its choice counts only when it is one of the
+	 * live instances the client would choose from, so a balancer whose view of the registry
+	 * lags never sends a request to an instance that left.
+	 * @param chooser chooses an instance of a service id, or returns {@code null}
+	 */
+	public void chooseWith(Function<String, @Nullable ServiceInstance> chooser) {
+		this.chooser = chooser;
+	}
+
+	@Override
+	public @Nullable URI choose(List<URI> candidates) {
+		Function<String, @Nullable ServiceInstance> chooser = this.chooser;
+		if (chooser == null) {
+			return null;
+		}
+		ServiceInstance chosen = chooser.apply(this.serviceId);
+		URI endpoint = (chosen != null) ? endpoint(chosen) : null;
+		return (endpoint != null && candidates.contains(endpoint)) ? endpoint : null;
 	}
 
 	/**

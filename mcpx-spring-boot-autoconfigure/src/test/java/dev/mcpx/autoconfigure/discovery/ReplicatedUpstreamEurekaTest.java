@@ -28,7 +28,11 @@ import org.springframework.cloud.client.discovery.event.HeartbeatEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import dev.mcpx.autoconfigure.McpUpstreamSettings;
+import dev.mcpx.autoconfigure.McpxUpstreams;
 import dev.mcpx.client.McpClient;
+import dev.mcpx.client.McpClients;
+import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.error.McpTransportException;
 import dev.mcpx.client.model.CallToolResult;
@@ -56,6 +60,10 @@ class ReplicatedUpstreamEurekaTest {
 
 	private static DiscoveryClient discoveryClient;
 
+	private static McpClients clients;
+
+	private static McpxDiscovery discovery;
+
 	private static final List<DiscoveredService> followed = new java.util.concurrent.CopyOnWriteArrayList<>();
 
 	@BeforeAll
@@ -63,9 +71,20 @@ class ReplicatedUpstreamEurekaTest {
 		registry = EurekaRegistry.start();
 		Map<String, Object> properties = new LinkedHashMap<>(registry.clientProperties());
 		properties.put("spring.main.banner-mode", "off");
+		properties.put("mcpx.discovery.enabled", true);
+		properties.put("mcpx.discovery.service-ids", "named-empty");
+		properties.put("mcpx.discovery.defaults.handshake-timeout", "7s");
+		properties.put("mcpx.discovery.services.legacy-tools.request-timeout", "25s");
+		properties.put("mcpx.discovery.services.broken.request-timeout", "-1s");
+		properties.put("mcpx.clients.taken.url", "http://127.0.0.1:9/mcp");
+		// Spring Cloud LoadBalancer chooses modern requests' instances: without its cache of the
+		// instances (35 s by default), it sees what the registry fetch saw
+		properties.put("spring.cloud.loadbalancer.cache.enabled", false);
 		application = new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
 			.run(EurekaRegistry.arguments(properties));
 		discoveryClient = application.getBean(DiscoveryClient.class);
+		clients = application.getBean(McpClients.class);
+		discovery = application.getBean(McpxDiscovery.class);
 		application.addApplicationListener((ApplicationListener<HeartbeatEvent>) (event) -> followed
 			.forEach((service) -> service.refresh(discoveryClient.getInstances(service.serviceId()))));
 	}
@@ -82,79 +101,78 @@ class ReplicatedUpstreamEurekaTest {
 
 	/**
 	 * 2025-11-25 basic/transports §Session Management, rules 3-4: a session lives on one
-	 * instance; when that instance is killed under load, the session counts as expired and the
-	 * one re-initialize its 16 callers share goes to another live instance.
+	 * instance; when that instance is killed under load (its process ended), the session counts
+	 * as expired and the one re-initialize its 16 callers share goes to another live instance.
+	 * The upstream is the one discovery made of the service (its instances declare
+	 * {@code mcp.protocol: legacy}), reached through {@link McpClients}.
 	 */
 	@Test
 	void whenTheInstanceOfALegacySessionIsKilledUnderLoadItsSixteenCallersCostOneInitializeOnAnother()
 			throws Exception {
-		List<JavaSdkServer> servers = List.of(JavaSdkServer.start(), JavaSdkServer.start(), JavaSdkServer.start());
+		List<NodePeer> peers = List.of(NodePeer.start(NodePeer.LEGACY), NodePeer.start(NodePeer.LEGACY),
+				NodePeer.start(NodePeer.LEGACY));
 		List<EurekaRegistry.Registration> registrations = new ArrayList<>();
 		try {
-			for (int i = 0; i < servers.size(); i++) {
-				registrations.add(registry.register("legacy-tools", "legacy-tools-" + i, URI.create(servers.get(i).url()),
-						Map.of("mcp.path", JavaSdkServer.PATH)));
+			for (int i = 0; i < peers.size(); i++) {
+				registrations.add(registry.register("legacy-tools", "legacy-tools-" + i, URI.create(peers.get(i).url()),
+						Map.of("mcp.path", URI.create(peers.get(i).url()).getPath(), "mcp.protocol", "legacy")));
 			}
-			DiscoveredService service = follow("legacy-tools", 3);
-			try (McpClient client = McpClient.builder("legacy-tools", service).protocol(ProtocolMode.LEGACY).build()) {
-				assertThat(client.callTool("echo", Map.of("text", "first")).text()).isEqualTo("first");
-				int pinned = onlyOne(servers, JavaSdkServer::initializeCount);
-				assertThat(servers.get(pinned).initializeCount()).isEqualTo(1);
+			awaitTrue(() -> discovery.service("legacy-tools") != null
+					&& discovery.service("legacy-tools").live().size() == 3);
+			McpClient client = clients.get("legacy-tools");
+			assertThat(client.callTool("echo", Map.of("text", "first")).text()).isEqualTo("first");
+			int pinned = onlyOne(peers, ReplicatedUpstreamEurekaTest::initializes);
+			assertThat(initializes(peers.get(pinned))).isEqualTo(1);
 
-				AtomicBoolean stop = new AtomicBoolean();
-				AtomicInteger succeeded = new AtomicInteger();
-				ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-				CountDownLatch running = new CountDownLatch(16 * 5);
-				ExecutorService callers = Executors.newFixedThreadPool(16);
-				List<Future<?>> done = new ArrayList<>();
-				for (int t = 0; t < 16; t++) {
-					int caller = t;
-					done.add(callers.submit(() -> {
-						for (int i = 0; !stop.get() || i < 10; i++) {
-							try {
-								String text = caller + "-" + i;
-								assertThat(client.callTool("echo", Map.of("text", text)).text()).isEqualTo(text);
-								succeeded.incrementAndGet();
-							}
-							catch (Throwable ex) {
-								failures.add(ex);
-							}
-							running.countDown();
-							if (i >= 200) {
-								break;
-							}
+			AtomicBoolean stop = new AtomicBoolean();
+			AtomicInteger succeeded = new AtomicInteger();
+			ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+			CountDownLatch running = new CountDownLatch(16 * 5);
+			ExecutorService callers = Executors.newFixedThreadPool(16);
+			List<Future<?>> done = new ArrayList<>();
+			for (int t = 0; t < 16; t++) {
+				int caller = t;
+				done.add(callers.submit(() -> {
+					for (int i = 0; (!stop.get() || i < 10) && i < 400; i++) {
+						try {
+							String text = caller + "-" + i;
+							assertThat(client.callTool("echo", Map.of("text", text)).text()).isEqualTo(text);
+							succeeded.incrementAndGet();
 						}
-					}));
-				}
-				assertThat(running.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-				// killed: the process is gone and sends no more heartbeats
-				servers.get(pinned).close();
-				registrations.get(pinned).stopHeartbeats();
-				Thread.sleep(300);
-				stop.set(true);
-				callers.shutdown();
-				assertThat(callers.awaitTermination(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-				for (Future<?> f : done) {
-					f.get();
-				}
-				assertThat(failures).isEmpty();
-				List<JavaSdkServer> survivors = new ArrayList<>(servers);
-				survivors.remove(pinned);
-				// one initialize for the lost instance, on one survivor, which has the session now
-				assertThat(survivors.stream().mapToInt(JavaSdkServer::initializeCount).sum()).isEqualTo(1);
-				int moved = onlyOne(survivors, JavaSdkServer::initializeCount);
-				JavaSdkServer next = survivors.get(moved);
-				JavaSdkServer other = survivors.get(1 - moved);
-				assertThat(other.executions("echo")).isZero();
-				assertThat(servers.get(pinned).executions("echo") + next.executions("echo"))
-					.isGreaterThanOrEqualTo(1 + succeeded.get());
-				assertThat(next.executions("echo")).isPositive();
+						catch (Throwable ex) {
+							failures.add(ex);
+						}
+						running.countDown();
+					}
+				}));
 			}
+			assertThat(running.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+			int beforeKill = executions(peers.get(pinned));
+			// killed: the process ends and sends no more heartbeats
+			peers.get(pinned).close();
+			registrations.get(pinned).stopHeartbeats();
+			Thread.sleep(300);
+			stop.set(true);
+			callers.shutdown();
+			assertThat(callers.awaitTermination(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+			for (Future<?> f : done) {
+				f.get();
+			}
+			assertThat(failures).isEmpty();
+			List<NodePeer> survivors = new ArrayList<>(peers);
+			survivors.remove(pinned);
+			// one initialize for the lost instance, on one survivor, which has the session now
+			assertThat(initializes(survivors.get(0)) + initializes(survivors.get(1))).isEqualTo(1);
+			int moved = onlyOne(survivors, ReplicatedUpstreamEurekaTest::initializes);
+			NodePeer next = survivors.get(moved);
+			assertThat(executions(survivors.get(1 - moved))).isZero();
+			// every call that succeeded ran; a call whose response died with the instance may have run there too
+			assertThat(beforeKill + executions(next)).isGreaterThanOrEqualTo(1 + succeeded.get() - 16);
+			assertThat(executions(next)).isPositive();
 		}
 		finally {
 			registrations.forEach(EurekaRegistry.Registration::deregister);
-			servers.forEach(JavaSdkServer::close);
-			followed.clear();
+			peers.forEach(NodePeer::close);
 		}
 	}
 
@@ -208,36 +226,37 @@ class ReplicatedUpstreamEurekaTest {
 		try {
 			for (int i = 0; i < peers.size(); i++) {
 				registrations.add(registry.register("modern-tools", "modern-tools-" + i, URI.create(peers.get(i).url()),
-						Map.of("mcp.protocol", "modern")));
+						Map.of("mcp.path", URI.create(peers.get(0).url()).getPath(), "mcp.protocol", "modern")));
 			}
-			DiscoveredService service = follow("modern-tools", 2);
+			awaitTrue(() -> discovery.service("modern-tools") != null
+					&& discovery.service("modern-tools").live().size() == 2);
+			DiscoveredService service = discovery.service("modern-tools");
 			assertThat(service.protocol()).isEqualTo(ProtocolMode.MODERN);
-			try (McpClient client = McpClient.builder("modern-tools", service).protocol(ProtocolMode.MODERN).build()) {
-				for (int i = 0; i < 20; i++) {
-					client.callTool("echo", Map.of("text", "x" + i));
-				}
-				assertThat(calls(peers.get(0)) + calls(peers.get(1))).isEqualTo(20);
-				assertThat(calls(peers.get(0))).isBetween(8, 12);
-
-				NodePeer third = NodePeer.start(NodePeer.MODERN);
-				peers.add(third);
-				registrations.add(registry.register("modern-tools", "modern-tools-2", URI.create(third.url()),
-						Map.of("mcp.protocol", "modern")));
-				awaitTrue(() -> service.live().size() == 3);
-				for (int i = 0; i < 30; i++) {
-					client.callTool("echo", Map.of("text", "y" + i));
-				}
-				assertThat(calls(third)).isBetween(8, 12);
-
-				// killed, still listed: every call still succeeds, none runs twice
-				peers.get(0).close();
-				registrations.get(0).stopHeartbeats();
-				int before = calls(peers.get(1)) + calls(third);
-				for (int i = 0; i < 20; i++) {
-					client.callTool("echo", Map.of("text", "z" + i));
-				}
-				assertThat(calls(peers.get(1)) + calls(third)).isEqualTo(before + 20);
+			McpClient client = clients.get("modern-tools");
+			for (int i = 0; i < 20; i++) {
+				client.callTool("echo", Map.of("text", "x" + i));
 			}
+			assertThat(calls(peers.get(0)) + calls(peers.get(1))).isEqualTo(20);
+			assertThat(calls(peers.get(0))).isBetween(8, 12);
+
+			NodePeer third = NodePeer.start(NodePeer.MODERN);
+			peers.add(third);
+			registrations.add(registry.register("modern-tools", "modern-tools-2", URI.create(third.url()),
+					Map.of("mcp.path", URI.create(peers.get(0).url()).getPath(), "mcp.protocol", "modern")));
+			awaitTrue(() -> service.live().size() == 3);
+			for (int i = 0; i < 30; i++) {
+				client.callTool("echo", Map.of("text", "y" + i));
+			}
+			assertThat(calls(third)).isBetween(8, 12);
+
+			// killed, still listed: every call still succeeds, none runs twice
+			peers.get(0).close();
+			registrations.get(0).stopHeartbeats();
+			int before = calls(peers.get(1)) + calls(third);
+			for (int i = 0; i < 20; i++) {
+				client.callTool("echo", Map.of("text", "z" + i));
+			}
+			assertThat(calls(peers.get(1)) + calls(third)).isEqualTo(before + 20);
 		}
 		finally {
 			registrations.forEach(EurekaRegistry.Registration::deregister);
@@ -347,6 +366,57 @@ class ReplicatedUpstreamEurekaTest {
 		}
 	}
 
+	/**
+	 * Which services become upstreams, with which settings: a named service is one from the
+	 * start and fails its calls typed while it has no instance; a service's own settings win
+	 * over mcpx.discovery.defaults, which win over mcpx.defaults; a service whose settings are
+	 * invalid is refused alone; a configured upstream of the same name wins; a service found
+	 * by its metadata leaves McpClients with its last instance.
+	 */
+	@Test
+	void discoveredServicesBecomeUpstreamsInMcpClientsWithTheirOwnSettings() throws Exception {
+		JavaSdkServer server = JavaSdkServer.start();
+		List<EurekaRegistry.Registration> registrations = new ArrayList<>();
+		try {
+			assertThat(clients.find("named-empty")).isPresent();
+			assertThatThrownBy(() -> clients.get("named-empty").listTools()).isInstanceOf(McpException.class)
+				.hasStackTraceContaining("no live instance of named-empty");
+
+			McpxUpstreams upstreams = application.getBean(McpxUpstreams.class);
+			McpUpstreamSettings settings = upstreams.discovered("legacy-tools", null);
+			assertThat(settings.requestTimeout()).isEqualTo(Duration.ofSeconds(25));
+			assertThat(settings.handshakeTimeout()).isEqualTo(Duration.ofSeconds(7));
+			assertThat(settings.property("request-timeout"))
+				.isEqualTo("mcpx.discovery.services.legacy-tools.request-timeout");
+			assertThat(settings.property("handshake-timeout")).isEqualTo("mcpx.discovery.defaults.handshake-timeout");
+
+			URI endpoint = URI.create(server.url());
+			Map<String, String> mcp = Map.of("mcp.path", JavaSdkServer.PATH);
+			registrations.add(registry.register("fine", "fine-1", endpoint, mcp));
+			registrations.add(registry.register("broken", "broken-1", endpoint, mcp));
+			registrations.add(registry.register("taken", "taken-1", endpoint, mcp));
+			awaitTrue(() -> !discoveryClient.getInstances("fine").isEmpty()
+					&& !discoveryClient.getInstances("broken").isEmpty()
+					&& !discoveryClient.getInstances("taken").isEmpty());
+			discovery.refresh();
+			assertThat(clients.find("fine")).isPresent();
+			assertThat(clients.find("broken")).isEmpty();
+			assertThat(clients.isConfigured("taken")).isTrue();
+			assertThat(clients.get("fine").callTool("echo", Map.of("text", "found")).text()).isEqualTo("found");
+			assertThat(server.executions("echo")).isEqualTo(1);
+
+			registrations.get(0).deregister();
+			awaitTrue(() -> discoveryClient.getInstances("fine").isEmpty());
+			discovery.refresh();
+			assertThat(clients.find("fine")).isEmpty();
+			assertThat(clients.find("named-empty")).isPresent();
+		}
+		finally {
+			registrations.forEach(EurekaRegistry.Registration::deregister);
+			server.close();
+		}
+	}
+
 	/** Follows a service's instances at every registry fetch, and waits for the expected count. */
 	private static DiscoveredService follow(String serviceId, int expected) {
 		DiscoveredService service = new DiscoveredService(serviceId);
@@ -356,6 +426,14 @@ class ReplicatedUpstreamEurekaTest {
 			return service.live().size() == expected;
 		});
 		return service;
+	}
+
+	private static int initializes(NodePeer peer) {
+		return peer.counts().path("initialize").asInt();
+	}
+
+	private static int executions(NodePeer peer) {
+		return peer.counts().path("executions").path("echo").asInt();
 	}
 
 	private static int calls(NodePeer peer) {
