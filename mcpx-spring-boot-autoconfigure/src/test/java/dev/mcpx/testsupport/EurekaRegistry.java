@@ -92,6 +92,7 @@ public final class EurekaRegistry implements AutoCloseable {
 		properties.put("eureka.instance.hostname", "127.0.0.1");
 		properties.put("mcpx.discovery.enabled", false);
 		properties.put("spring.ai.model.chat", "none");
+		properties.put("logging.level.com.netflix", "warn");
 		// as arguments: they win over the test application.properties (which turns Eureka off)
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(Server.class)
 			.web(WebApplicationType.SERVLET)
@@ -141,6 +142,7 @@ public final class EurekaRegistry implements AutoCloseable {
 		properties.put("eureka.client.disable-delta", true);
 		// Spring's RestClient as the client's transport (Jersey is on the class path for the server)
 		properties.put("eureka.client.jersey.enabled", false);
+		properties.put("logging.level.com.netflix", "warn");
 		properties.put("spring.cloud.service-registry.auto-registration.enabled", false);
 		return properties;
 	}

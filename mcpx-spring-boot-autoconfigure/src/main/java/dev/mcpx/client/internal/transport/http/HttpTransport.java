@@ -258,10 +258,7 @@ public final class HttpTransport implements McpTransport {
 		return secrets(this.baseHeaders, envelope);
 	}
 
-	/**
-	 * The secrets of a message with these headers: every value but those of the protocol's
-	 * own headers.
-	 */
+	/** The secrets of a message with these headers (those of {@link ReplicatedTransport}'s instances too). */
 	static Iterable<String> secrets(Consumer<HttpHeaders> baseHeaders, Envelope envelope) {
 		HttpHeaders sent = new HttpHeaders();
 		headers(baseHeaders, envelope).accept(sent);

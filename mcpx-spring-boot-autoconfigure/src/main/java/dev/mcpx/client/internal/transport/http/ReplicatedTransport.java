@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -82,7 +81,7 @@ public final class ReplicatedTransport implements McpTransport {
 
 	private final Consumer<HttpHeaders> baseHeaders;
 
-	private final Map<URI, Instance> open = new ConcurrentHashMap<>();
+	private final Map<URI, Replica> open = new ConcurrentHashMap<>();
 
 	/** The instance each legacy generation lives on, by generation. */
 	private final Map<Long, URI> pins = new ConcurrentHashMap<>();
@@ -135,7 +134,7 @@ public final class ReplicatedTransport implements McpTransport {
 	public Received resume(Resumption from, Envelope envelope, InboundMessages inbound, Watchdog.Guard deadline)
 			throws IOException {
 		URI pinned = this.pins.get(envelope.generation());
-		Instance instance = (pinned != null) ? live(pinned) : null;
+		Replica instance = (pinned != null) ? live(pinned) : null;
 		if (instance == null) {
 			throw new StreamBrokenException("the instance the session lived on has left", null, null, true);
 		}
@@ -178,7 +177,7 @@ public final class ReplicatedTransport implements McpTransport {
 			Consumer<Closeable> opened) throws IOException {
 		URI pinned = this.pins.get(envelope.generation());
 		if (pinned != null || envelope.sessionId() != null) {
-			Instance instance = (pinned != null) ? live(pinned) : null;
+			Replica instance = (pinned != null) ? live(pinned) : null;
 			if (instance == null) {
 				return ListenOutcome.SESSION_GONE;
 			}
@@ -195,7 +194,7 @@ public final class ReplicatedTransport implements McpTransport {
 	@Override
 	public int end(Envelope envelope, Watchdog.Guard deadline) {
 		URI pinned = this.pins.get(envelope.generation());
-		Instance instance = (pinned != null) ? this.open.get(pinned) : null;
+		Replica instance = (pinned != null) ? this.open.get(pinned) : null;
 		if (instance == null) {
 			return -1;
 		}
@@ -230,8 +229,8 @@ public final class ReplicatedTransport implements McpTransport {
 	 * left or refuses the connection, a {@link SessionGoneException} (status 0: no server
 	 * received it), so the recovery loop renews the session on another instance.
 	 */
-	private <T> T onSession(@Nullable URI pinned, Envelope envelope, Exchange<T> exchange) throws IOException {
-		Instance instance = (pinned != null) ? live(pinned) : null;
+	private <T> T onSession(@Nullable URI pinned, Envelope envelope, Replica.Exchange<T> exchange) throws IOException {
+		Replica instance = (pinned != null) ? live(pinned) : null;
 		if (instance == null) {
 			throw gone(envelope, (pinned != null) ? "the instance " + shown(pinned) + " it lived on has left"
 					: "no instance holds it any more", null);
@@ -259,11 +258,11 @@ public final class ReplicatedTransport implements McpTransport {
 	 * legacy generation, which pins the generation to where it went. A refused connection
 	 * carried nothing, so the next instance is tried, each at most once.
 	 */
-	private <T> T anywhere(Envelope envelope, boolean pin, Exchange<T> exchange) throws IOException {
+	private <T> T anywhere(Envelope envelope, boolean pin, Replica.Exchange<T> exchange) throws IOException {
 		List<URI> tried = new ArrayList<>(2);
 		NotSentException refused = null;
 		while (true) {
-			Instance instance = choose(tried);
+			Replica instance = choose(tried);
 			if (instance == null) {
 				throw (refused != null) ? refused : noLiveInstance();
 			}
@@ -296,7 +295,7 @@ public final class ReplicatedTransport implements McpTransport {
 	 * or does not answer within {@link #PROBE_TIMEOUT}, is not known to be down. One that is
 	 * is passed over.
 	 */
-	private boolean isDown(Instance instance) {
+	private boolean isDown(Replica instance) {
 		URI uri = instance.uri;
 		int port = (uri.getPort() >= 0) ? uri.getPort() : ("https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80);
 		try (Socket probe = new Socket()) {
@@ -317,7 +316,7 @@ public final class ReplicatedTransport implements McpTransport {
 	 * those not passed over (all of them when every one is), the application's choice or round
 	 * robin; {@code null} when none is left.
 	 */
-	private @Nullable Instance choose(List<URI> tried) {
+	private @Nullable Replica choose(List<URI> tried) {
 		List<URI> live = liveEndpoints();
 		List<URI> fresh = new ArrayList<>(live.size());
 		List<URI> untried = new ArrayList<>(live.size());
@@ -327,7 +326,7 @@ public final class ReplicatedTransport implements McpTransport {
 				continue;
 			}
 			untried.add(uri);
-			Instance known = this.open.get(uri);
+			Replica known = this.open.get(uri);
 			if (known == null || !known.passedOver(now)) {
 				fresh.add(uri);
 			}
@@ -344,15 +343,15 @@ public final class ReplicatedTransport implements McpTransport {
 	}
 
 	/** The instance of a pinned endpoint, if it is still live. */
-	private @Nullable Instance live(URI pinned) {
+	private @Nullable Replica live(URI pinned) {
 		return liveEndpoints().contains(pinned) ? instance(pinned) : null;
 	}
 
-	private Instance instance(URI uri) {
+	private Replica instance(URI uri) {
 		if (this.closed) {
 			throw new McpTransportException(this.upstream, "the client is closed", new IOException("closed"));
 		}
-		return this.open.computeIfAbsent(uri, (u) -> new Instance(u, this.connect.apply(u)));
+		return this.open.computeIfAbsent(uri, (u) -> new Replica(u, this.connect.apply(u)));
 	}
 
 	/**
@@ -363,7 +362,7 @@ public final class ReplicatedTransport implements McpTransport {
 		List<URI> live = this.instances.live();
 		if (live != this.lastLive) {
 			this.lastLive = live;
-			for (Instance instance : this.open.values()) {
+			for (Replica instance : this.open.values()) {
 				if (!live.contains(instance.uri) && !this.pins.containsValue(instance.uri) && instance.retire()) {
 					this.open.remove(instance.uri, instance);
 					instance.transport.close();
@@ -373,7 +372,7 @@ public final class ReplicatedTransport implements McpTransport {
 		return live;
 	}
 
-	private void passOver(Instance instance) {
+	private void passOver(Replica instance) {
 		instance.passedOverUntil = System.nanoTime() + PASSED_OVER.toNanos();
 	}
 
@@ -390,64 +389,8 @@ public final class ReplicatedTransport implements McpTransport {
 		return new NotSentException(new ConnectException("no live instance of " + this.upstream));
 	}
 
-	/** Host and port: what may be shown of an instance. */
 	private static String shown(URI uri) {
-		return uri.getHost() + ((uri.getPort() >= 0) ? ":" + uri.getPort() : "");
-	}
-
-	/** One exchange with one instance's transport. */
-	@FunctionalInterface
-	private interface Exchange<T> {
-
-		T with(HttpTransport transport) throws IOException;
-
-	}
-
-	/** One instance: its transport, what it carries now, and until when it is passed over. */
-	private static final class Instance {
-
-		final URI uri;
-
-		final HttpTransport transport;
-
-		/** Exchanges in flight; {@code -1} once retired, when no exchange may start. */
-		private final AtomicInteger inFlight = new AtomicInteger();
-
-		volatile long passedOverUntil;
-
-		Instance(URI uri, HttpTransport transport) {
-			this.uri = uri;
-			this.transport = transport;
-		}
-
-		boolean passedOver(long now) {
-			long until = this.passedOverUntil;
-			return until != 0 && until - now > 0;
-		}
-
-		/** Retires an instance that carries nothing: no exchange starts on it after. */
-		boolean retire() {
-			return this.inFlight.compareAndSet(0, -1);
-		}
-
-		<T> T call(Exchange<T> exchange) throws IOException {
-			int carried;
-			do {
-				carried = this.inFlight.get();
-				if (carried < 0) {
-					// Left the live set while this message was on its way to it: nothing was sent.
-					throw new NotSentException(new ConnectException(shown(this.uri) + " has left"));
-				}
-			}
-			while (!this.inFlight.compareAndSet(carried, carried + 1));
-			try {
-				return exchange.with(this.transport);
-			}
-			finally {
-				this.inFlight.decrementAndGet();
-			}
-		}
-
+		return Replica.shown(uri);
 	}
 
 }
