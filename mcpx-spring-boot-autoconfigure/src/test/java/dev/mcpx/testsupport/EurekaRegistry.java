@@ -79,7 +79,6 @@ public final class EurekaRegistry implements AutoCloseable {
 		properties.put("eureka.client.service-url.defaultZone", "http://127.0.0.1:" + port + "/eureka/");
 		properties.put("spring.cloud.service-registry.auto-registration.enabled", false);
 		properties.put("server.address", "127.0.0.1");
-		properties.put("spring.application.name", "eureka-test-registry");
 		properties.put("eureka.client.enabled", true);
 		properties.put("eureka.client.register-with-eureka", false);
 		properties.put("eureka.client.fetch-registry", false);
