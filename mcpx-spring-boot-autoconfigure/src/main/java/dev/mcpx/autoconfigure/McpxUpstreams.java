@@ -20,9 +20,10 @@ import dev.mcpx.autoconfigure.McpxProperties.Client;
  */
 public final class McpxUpstreams {
 
-	private final McpxProperties properties;
+	private final @Nullable SslBundles sslBundles;
 
-	private final UpstreamSettingsMapper mapper;
+	/** The properties and their mapper, replaced whole by a refresh of the configuration. */
+	private volatile Source source;
 
 	private final Map<String, McpUpstreamSettings> resolved = new ConcurrentHashMap<>();
 
@@ -32,8 +33,8 @@ public final class McpxUpstreams {
 	 * @param sslBundles the application's SSL bundles, or {@code null} when it has none
 	 */
 	public McpxUpstreams(McpxProperties properties, @Nullable SslBundles sslBundles) {
-		this.properties = properties;
-		this.mapper = new UpstreamSettingsMapper(properties.getDefaults(), sslBundles);
+		this.sslBundles = sslBundles;
+		this.source = new Source(properties, new UpstreamSettingsMapper(properties.getDefaults(), sslBundles));
 	}
 
 	/**
@@ -41,7 +42,7 @@ public final class McpxUpstreams {
 	 * @return the names, in declaration order
 	 */
 	public Set<String> names() {
-		return this.properties.getClients().keySet();
+		return this.source.properties().getClients().keySet();
 	}
 
 	/**
@@ -65,7 +66,7 @@ public final class McpxUpstreams {
 	 * @throws InvalidMcpxPropertyException naming the first invalid property
 	 */
 	public McpUpstreamSettings resolve(String name, Client client) {
-		McpUpstreamSettings settings = this.mapper.map(name, client);
+		McpUpstreamSettings settings = this.source.mapper().map(name, client);
 		this.resolved.put(name, settings);
 		return settings;
 	}
@@ -90,11 +91,42 @@ public final class McpxUpstreams {
 		McpUpstreamSettings settings = this.resolved.get(name);
 		if (settings == null) {
 			// resolved outside computeIfAbsent: a failure is thrown, never cached
-			settings = this.mapper.map(name, this.properties.getClients().get(name));
+			Source current = this.source;
+			settings = current.mapper().map(name, current.properties().getClients().get(name));
 			McpUpstreamSettings raced = this.resolved.putIfAbsent(name, settings);
 			settings = (raced != null) ? raced : settings;
 		}
 		return settings;
+	}
+
+	/**
+	 * The mapper of properties bound again (a refresh of the configuration), to resolve the
+	 * new settings of each upstream before any is applied.
+	 * @param properties the properties as bound now
+	 * @return resolves an upstream under them
+	 */
+	UpstreamSettingsMapper mapperOf(McpxProperties properties) {
+		return new UpstreamSettingsMapper(properties.getDefaults(), this.sslBundles);
+	}
+
+	/**
+	 * Takes the refreshed properties as the source of every upstream's settings, with the
+	 * settings a refresh applied (an upstream whose new settings were refused keeps its old
+	 * ones; one that left is forgotten).
+	 * @param properties the properties as bound now
+	 * @param applied the settings now in force, by upstream name
+	 * @param left the upstreams that left the configuration
+	 */
+	void refreshed(McpxProperties properties, Map<String, McpUpstreamSettings> applied, Set<String> left) {
+		this.source = new Source(properties, mapperOf(properties));
+		this.resolved.putAll(applied);
+		left.forEach(this.resolved::remove);
+	}
+
+	/**
+	 * What an upstream's settings are resolved from.
+	 */
+	private record Source(McpxProperties properties, UpstreamSettingsMapper mapper) {
 	}
 
 }
