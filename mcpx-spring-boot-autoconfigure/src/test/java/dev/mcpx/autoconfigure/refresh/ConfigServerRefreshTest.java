@@ -88,7 +88,6 @@ class ConfigServerRefreshTest {
 		String configServerUrl = "http://127.0.0.1:" + port(this.configServer);
 		this.app = new SpringApplicationBuilder(App.class)
 			.properties("server.port=0", "server.address=127.0.0.1", "spring.application.name=refreshed-app",
-					"spring.config.import=configserver:" + configServerUrl,
 					"management.endpoints.web.exposure.include=refresh", "eureka.client.enabled=false",
 					"mcpx.spring-ai.enabled=false")
 			.listeners((ApplicationListener<?>) (event) -> {
@@ -97,7 +96,8 @@ class ConfigServerRefreshTest {
 					this.rejected.add(rejection);
 				}
 			})
-			.run();
+			// on the command line, where an application would set it
+			.run("--spring.config.import=configserver:" + configServerUrl, "--spring.cloud.config.enabled=true");
 	}
 
 	@AfterEach
