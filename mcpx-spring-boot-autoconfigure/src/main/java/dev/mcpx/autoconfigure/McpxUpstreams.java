@@ -23,6 +23,9 @@ public final class McpxUpstreams {
 
 	private final @Nullable SslBundles sslBundles;
 
+	/** The properties bean, as bound at startup (and rebound in place by Spring Cloud on a refresh). */
+	private final McpxProperties bean;
+
 	/** The properties and their mapper, replaced whole by a refresh of the configuration. */
 	private volatile Source source;
 
@@ -35,6 +38,7 @@ public final class McpxUpstreams {
 	 */
 	public McpxUpstreams(McpxProperties properties, @Nullable SslBundles sslBundles) {
 		this.sslBundles = sslBundles;
+		this.bean = properties;
 		this.source = new Source(properties, new UpstreamSettingsMapper(properties.getDefaults(), sslBundles));
 	}
 
@@ -68,7 +72,9 @@ public final class McpxUpstreams {
 	 * @throws InvalidMcpxPropertyException naming the first invalid property
 	 */
 	public McpUpstreamSettings discovered(String serviceId, @Nullable ProtocolMode declared) {
-		return this.mapper.mapDiscovered(serviceId, this.properties.getDiscovery(), declared);
+		// the bean's discovery settings: a refresh rebinds only mcpx.clients and mcpx.defaults here,
+		// and Spring Cloud rebinds the bean itself
+		return this.source.mapper().mapDiscovered(serviceId, this.bean.getDiscovery(), declared);
 	}
 
 	/**
