@@ -44,13 +44,11 @@ class DiscoveredServiceTest {
 	void anInstanceWhoseEndpointCannotBeMadeIsLeftOutWithOneWarningAndTheOthersStay(CapturedOutput output) {
 		DiscoveredService service = new DiscoveredService("weather");
 		List<ServiceInstance> instances = List.of(instance("good", "10.0.0.1", 8080, false, Map.of()),
-				instance("relative", "10.0.0.2", 8080, false, Map.of("mcp.path", "mcp")),
-				instance("no-port", "10.0.0.4", 0, false, Map.of()));
+				instance("relative", "10.0.0.2", 8080, false, Map.of("mcp.path", "mcp")));
 		service.refresh(instances);
 		service.refresh(instances);
 		assertThat(service.live()).containsExactly(URI.create("http://10.0.0.1:8080/mcp"));
 		assertThat(output).containsOnlyOnce("instance relative is left out: mcp.path 'mcp' is not an absolute path");
-		assertThat(output).containsOnlyOnce("instance no-port is left out: it has no port");
 	}
 
 	@Test
