@@ -103,6 +103,8 @@ public final class McpClientBuilder {
 
 	TaskAugmentation taskAugmentation = TaskAugmentation.UNSAFE;
 
+	@Nullable McpTaskStore taskStore;
+
 	final List<McpEventListener> eventListeners = new ArrayList<>();
 
 	@Nullable McpCredentials credentials;
@@ -307,6 +309,20 @@ public final class McpClientBuilder {
 	}
 
 	/**
+	 * Sets the task journal: each task the client starts is written to it when its id arrives,
+	 * updated at each change of status, and ended with its outcome, whose
+	 * {@link dev.mcpx.client.event.McpTaskCompletedEvent} is published only when that write
+	 * succeeded (see {@link McpTaskStore}). A journal that cannot be written never fails a call.
+	 * @param store the journal; by default none, and tasks outlive nothing but broken streams and
+	 * expired sessions
+	 * @return this builder
+	 */
+	public McpClientBuilder taskStore(McpTaskStore store) {
+		this.taskStore = Objects.requireNonNull(store, "store");
+		return this;
+	}
+
+	/**
 	 * Replaces the replay gate, which decides whether a request may be sent a second time.
 	 * @param gate the gate; by default a {@link DefaultReplayGate} of the recovery policy
 	 * @return this builder
@@ -453,7 +469,7 @@ public final class McpClientBuilder {
 	 * @return the client
 	 */
 	public McpClient build() {
-		return new DefaultMcpClient(ClientAssembly.assemble(BuilderSettings.of(this)));
+		return new DefaultMcpClient(ClientAssembly.assemble(BuilderSettings.of(this)), this.taskStore);
 	}
 
 }
