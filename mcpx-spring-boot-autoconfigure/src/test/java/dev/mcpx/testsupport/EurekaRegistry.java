@@ -38,10 +38,14 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class EurekaRegistry implements AutoCloseable {
 
-	/** How long an instance's lease lasts without a heartbeat (Eureka evicts after about twice that). */
-	private static final int LEASE_SECONDS = 1;
+	/**
+	 * How long an instance's lease lasts without a heartbeat (Eureka evicts after about twice
+	 * that): long enough that heartbeats late on a loaded machine never evict a live instance
+	 * (no test waits for an eviction: a killed instance is found by the client).
+	 */
+	private static final int LEASE_SECONDS = 10;
 
-	private static final Duration HEARTBEAT = Duration.ofMillis(300);
+	private static final Duration HEARTBEAT = Duration.ofSeconds(2);
 
 	private static final JsonMapper JSON = JsonMapper.shared();
 
@@ -279,7 +283,7 @@ public final class EurekaRegistry implements AutoCloseable {
 			dataCenter.put("@class", "com.netflix.appinfo.InstanceInfo$DefaultDataCenterInfo");
 			dataCenter.put("name", "MyOwn");
 			ObjectNode lease = info.putObject("leaseInfo");
-			lease.put("renewalIntervalInSecs", 1);
+			lease.put("renewalIntervalInSecs", (int) HEARTBEAT.toSeconds());
 			lease.put("durationInSecs", LEASE_SECONDS);
 			ObjectNode metadata = info.putObject("metadata");
 			this.metadata.forEach(metadata::put);
