@@ -27,11 +27,11 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A real service registry for discovery tests: a Eureka server
  * ({@code spring-cloud-starter-netflix-eureka-server}) started in the test's JVM on a free
- * port, with intervals short enough that a registration or an eviction shows within a second
- * or two. Instances (the project's MCP test servers) are registered through Eureka's REST API,
- * as a sidecar would register them, and kept alive by heartbeats this fixture sends; an
- * instance whose heartbeats {@linkplain Registration#stopHeartbeats() stop} is evicted by the
- * server, as a killed process is.
+ * port, with intervals short enough that a registration or a deregistration shows within a
+ * second or two. Instances (the project's MCP test servers) are registered through Eureka's
+ * REST API, as a sidecar would register them, and kept alive by heartbeats this fixture sends;
+ * an instance whose heartbeats {@linkplain Registration#stopHeartbeats() stop} is evicted by
+ * the server some 20 s later, as a killed process is.
  * <p>
  * The application under test reads the registry with Spring Cloud's Eureka client
  * ({@link #clientProperties()}: a registry fetch every second, full fetches).
