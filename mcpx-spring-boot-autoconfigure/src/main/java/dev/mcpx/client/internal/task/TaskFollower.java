@@ -125,19 +125,22 @@ public final class TaskFollower {
 				lastFailure = outcome.failure();
 			}
 			pause(pollDelay(last, bounds, lastChange));
-			long now = System.nanoTime();
-			checkBounds(task, bounds, lastChange, now, lastFailure);
-			Poll poll = refresh(task, bounds.requestTimeout(now));
-			if (poll.state() == null) {
-				lastFailure = poll.failure();
-				continue;
-			}
+			// poll before judging the bounds: the wait may have ended right at one
+			Poll poll = refresh(task, bounds.requestTimeout(System.nanoTime()));
 			TaskState next = poll.state();
-			boolean changed = next.changedFrom(last);
-			listener.polled(next, changed);
-			if (changed) {
+			boolean changed = next != null && next.changedFrom(last);
+			if (next == null) {
+				lastFailure = poll.failure();
+			}
+			else {
+				listener.polled(next, changed);
+			}
+			if (next != null && changed) {
 				lastChange = System.nanoTime();
 				listener.changed(next);
+			}
+			else {
+				checkBounds(task, bounds, lastChange, System.nanoTime(), lastFailure);
 			}
 		}
 	}
