@@ -111,7 +111,7 @@ final class DefaultMcpClient implements McpClient {
 	/** Whether the client declared roots, so that it may announce their change. */
 	private final boolean declaresRoots;
 
-	DefaultMcpClient(ClientParts parts) {
+	DefaultMcpClient(ClientParts parts, @Nullable TaskJournal journal) {
 		ClientSettings settings = parts.settings();
 		this.name = settings.name();
 		this.admission = new Admission(this.name);
@@ -126,7 +126,8 @@ final class DefaultMcpClient implements McpClient {
 		this.stats = parts.stats();
 		this.listenLoop = parts.listenLoop();
 		this.progress = parts.progress();
-		this.taskCalls = new TaskCalls(this.name, this.session, this.executor, parts.taskAugment(), parts.tasks());
+		this.taskCalls = new TaskCalls(this.name, this.session, this.executor, parts.taskAugment(), parts.tasks(),
+				journal);
 		this.subscriptions = new ResourceSubscriptions(this.name, parts.subscriptions(), this.executor, this.session,
 				this.listenLoop, (method, params) -> send(method, params, null), this.closed::get);
 		this.declaresRoots = parts.declaresRoots();

@@ -20,6 +20,7 @@ import org.springframework.web.client.RestClient;
 import dev.mcpx.client.error.McpInputRequiredException;
 import dev.mcpx.client.event.McpEventListener;
 import dev.mcpx.client.internal.assembly.ClientAssembly;
+import dev.mcpx.client.internal.events.McpEvents;
 import dev.mcpx.client.internal.session.ServerLog;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.recovery.DefaultReplayGate;
@@ -100,6 +101,8 @@ public final class McpClientBuilder {
 	@Nullable ReplayGate replayGate;
 
 	TaskAugmentation taskAugmentation = TaskAugmentation.UNSAFE;
+
+	@Nullable McpTaskStore taskStore;
 
 	final List<McpEventListener> eventListeners = new ArrayList<>();
 
@@ -296,6 +299,18 @@ public final class McpClientBuilder {
 	}
 
 	/**
+	 * Journals the tasks this client follows (docs/architecture.md, "The task journal"): each written when its id
+	 * arrives, at each status change and at its end, whose {@link dev.mcpx.client.event.McpTaskCompletedEvent} is
+	 * published when this client ended the row. The auto-configuration gives every client the application's store.
+	 * @param store the journal; by default none, and nothing is journalled
+	 * @return this builder
+	 */
+	public McpClientBuilder taskStore(McpTaskStore store) {
+		this.taskStore = Objects.requireNonNull(store, "store");
+		return this;
+	}
+
+	/**
 	 * Replaces the replay gate, which decides whether a request may be sent a second time.
 	 * @param gate the gate; by default a {@link DefaultReplayGate} of the recovery policy
 	 * @return this builder
@@ -442,7 +457,9 @@ public final class McpClientBuilder {
 	 * @return the client
 	 */
 	public McpClient build() {
-		return new DefaultMcpClient(ClientAssembly.assemble(BuilderSettings.of(this)));
+		McpTaskStore store = this.taskStore;
+		return new DefaultMcpClient(ClientAssembly.assemble(BuilderSettings.of(this)), (store != null)
+				? new TaskJournal(this.name, store, new McpEvents(this.eventListeners), this.clock) : null);
 	}
 
 }

@@ -7,6 +7,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.internal.recovery.RequestExecutor;
 import dev.mcpx.client.internal.session.ProtocolSession;
 import dev.mcpx.client.internal.session.SessionState;
@@ -38,8 +39,12 @@ final class TaskCalls {
 
 	private final TaskFollower follower;
 
+	/** Where the tasks followed are journalled, absent when nowhere. */
+	private final @Nullable TaskJournal journal;
+
 	TaskCalls(String upstream, ProtocolSession session, RequestExecutor executor, TaskAugment augment,
-			TaskFollower follower) {
+			TaskFollower follower, @Nullable TaskJournal journal) {
+		this.journal = journal;
 		this.upstream = upstream;
 		this.session = session;
 		this.executor = executor;
@@ -75,8 +80,24 @@ final class TaskCalls {
 		}
 		FollowedTask task = new FollowedTask(tool, this.session.current(), created);
 		logger.debug("[" + this.upstream + "] tool '" + tool + "' became task " + created.taskId());
-		return this.follower.follow(task, new TaskFollower.Bounds(timeout, maxTotal, started + maxTotal.toNanos(), true),
-				statusReporter(onProgress));
+		TaskJournal.Entry entry = (this.journal != null)
+				? this.journal.created(tool, params.get("arguments"), created, task.session()) : null;
+		Consumer<TaskState> reporter = statusReporter(onProgress);
+		try {
+			JsonNode outcome = this.follower.follow(task,
+					new TaskFollower.Bounds(timeout, maxTotal, started + maxTotal.toNanos(), true),
+					(entry != null) ? reporter.andThen(entry::changed) : reporter);
+			if (entry != null) {
+				entry.completed(outcome);
+			}
+			return outcome;
+		}
+		catch (McpException ex) {
+			if (entry != null) {
+				entry.failed(ex);
+			}
+			throw ex;
+		}
 	}
 
 	/** A task's status changes as progress: a count, and the status with its message. */

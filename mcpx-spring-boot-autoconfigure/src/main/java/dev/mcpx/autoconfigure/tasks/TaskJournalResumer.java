@@ -55,6 +55,9 @@ final class TaskJournalResumer {
 	 */
 	static final int MAX_FOLLOWED = 16;
 
+	/** How long an ended task's row is kept (for the actuator and an operator's look) before it is deleted. */
+	static final Duration KEEP_ENDED = Duration.ofHours(1);
+
 	/** How long a resumed task without a TTL is followed before it is given back to the journal. */
 	static final Duration MAX_FOLLOW = Duration.ofHours(1);
 
@@ -156,6 +159,12 @@ final class TaskJournalResumer {
 			return;
 		}
 		Instant now = this.clock.instant();
+		try {
+			this.store.purge(now.minus(KEEP_ENDED));
+		}
+		catch (McpTaskStoreException ex) {
+			journalFailed("purge", ex);
+		}
 		List<McpTaskRecord> claimed;
 		try {
 			claimed = this.store.claim(names, now, room);
@@ -244,6 +253,13 @@ final class TaskJournalResumer {
 
 	void renewLeases() {
 		Instant now = this.clock.instant();
+		try {
+			// the tasks this process's clients follow themselves (their calls in flight), besides those taken up here
+			this.store.renewAll(now);
+		}
+		catch (McpTaskStoreException ex) {
+			journalFailed("renew", ex);
+		}
 		for (Map.Entry<Key, Future<?>> entry : this.followed.entrySet()) {
 			Key key = entry.getKey();
 			try {
