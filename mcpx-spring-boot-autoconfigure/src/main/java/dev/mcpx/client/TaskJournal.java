@@ -149,6 +149,10 @@ final class TaskJournal {
 			if (failure instanceof McpTaskLostException) {
 				end(McpTaskStatus.LOST, null, failure, null);
 			}
+			else if (this.row.status() == McpTaskStatus.CANCELLED) {
+				// the server cancelled it: the last status the follower saw says so
+				end(McpTaskStatus.CANCELLED, null, failure, null);
+			}
 			else if (failure instanceof McpCancelledException || failure instanceof McpTimeoutException) {
 				end(McpTaskStatus.CANCELLED, null, failure, null);
 			}

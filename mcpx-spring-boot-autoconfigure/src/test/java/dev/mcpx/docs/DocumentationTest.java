@@ -107,6 +107,7 @@ class DocumentationTest {
 		String reference = Files.readString(ROOT.resolve("docs/configuration.md"));
 		Set<String> keys = new LinkedHashSet<>(properties(McpxProperties.Client.class));
 		keys.addAll(properties(McpxOAuthProperties.class));
+		properties(McpxOAuthProperties.IdentityProvider.class).forEach((key) -> keys.add("identity-provider." + key));
 		assertThat(keys).contains("url", "command", "working-directory", "client-metadata-url");
 		assertThat(keys).as("properties missing from docs/configuration.md")
 			.allSatisfy((key) -> assertThat(reference).contains("`" + key + "`"));

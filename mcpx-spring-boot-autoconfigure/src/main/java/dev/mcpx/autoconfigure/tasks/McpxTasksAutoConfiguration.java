@@ -6,12 +6,14 @@ import javax.sql.DataSource;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -21,6 +23,7 @@ import dev.mcpx.autoconfigure.InvalidMcpxPropertyException;
 import dev.mcpx.autoconfigure.McpClientCustomizer;
 import dev.mcpx.autoconfigure.McpxAutoConfiguration;
 import dev.mcpx.client.InMemoryMcpTaskStore;
+import dev.mcpx.client.McpClients;
 import dev.mcpx.client.McpTaskStore;
 
 /**
@@ -28,7 +31,7 @@ import dev.mcpx.client.McpTaskStore;
  * database with {@code mcpx.tasks.store: jdbc} (a {@code DataSource} bean and Spring Boot's JDBC module needed). A
  * {@link McpTaskStore} bean of the application's own replaces it.
  */
-@AutoConfiguration(before = McpxAutoConfiguration.class,
+@AutoConfiguration(after = McpxAutoConfiguration.class,
 		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @EnableConfigurationProperties(McpxTasksProperties.class)
 public final class McpxTasksAutoConfiguration {
@@ -47,6 +50,16 @@ public final class McpxTasksAutoConfiguration {
 	@Order(Ordered.HIGHEST_PRECEDENCE)
 	McpClientCustomizer mcpTaskStoreCustomizer(ObjectProvider<McpTaskStore> store) {
 		return (name, builder) -> store.ifAvailable(builder::taskStore);
+	}
+
+	/** Takes up orphaned tasks at start and every {@code mcpx.tasks.resume-interval}, with any journal. */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(McpClients.class)
+	TaskJournalResumption mcpTaskJournalResumption(McpTaskStore store, McpClients clients,
+			ApplicationEventPublisher publisher, McpxTasksProperties properties) {
+		return new TaskJournalResumption(store, clients, publisher,
+				positive(properties.getResumeInterval(), "mcpx.tasks.resume-interval"));
 	}
 
 	static Duration positive(Duration value, String property) {

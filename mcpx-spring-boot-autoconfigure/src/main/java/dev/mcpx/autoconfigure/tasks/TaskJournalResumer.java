@@ -195,6 +195,9 @@ final class TaskJournalResumer {
 		catch (McpTaskLostException ex) {
 			end(task, McpTaskStatus.LOST, null, ex);
 		}
+		catch (CancelledByServer ex) {
+			end(task, McpTaskStatus.CANCELLED, null, ex.failure);
+		}
 		catch (McpException ex) {
 			if (this.running && !Thread.currentThread().isInterrupted()) {
 				logger.warn("[" + task.upstream() + "] task " + task.taskId() + " could not be followed now, left "
@@ -304,12 +307,27 @@ final class TaskJournalResumer {
 		 * @param bound the longest wait
 		 * @return the task's result
 		 * @throws McpTaskLostException when the server no longer knows the task
+		 * @throws CancelledByServer when the server cancelled it
 		 */
 		CallToolResult follow(McpTaskRecord task, Duration bound);
 
 	}
 
 	private record Key(String upstream, String taskId) {
+	}
+
+	/**
+	 * The server cancelled the task: it ended, without a result.
+	 */
+	static final class CancelledByServer extends RuntimeException {
+
+		private final McpException failure;
+
+		CancelledByServer(McpException failure) {
+			super(failure.getMessage(), failure);
+			this.failure = failure;
+		}
+
 	}
 
 }

@@ -45,9 +45,11 @@ final class Token {
 		this.requested = requested;
 		this.context = context;
 		this.registration = registration;
-		this.renewable = renewable && (refreshToken != null || registration
-			.getAuthorizationGrantType()
-			.equals(AuthorizationGrantType.CLIENT_CREDENTIALS));
+		// a grant the client can make again on its own: client credentials, or an assertion
+		// it reads again (jwt-bearer, enterprise-managed)
+		AuthorizationGrantType grant = registration.getAuthorizationGrantType();
+		this.renewable = renewable && (refreshToken != null || grant.equals(AuthorizationGrantType.CLIENT_CREDENTIALS)
+				|| grant.equals(AuthorizationGrantType.JWT_BEARER));
 	}
 
 	boolean expiresSoon(Clock clock) {
