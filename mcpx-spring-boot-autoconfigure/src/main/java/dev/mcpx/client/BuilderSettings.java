@@ -107,18 +107,25 @@ final class BuilderSettings {
 			return new ClientSettings.Stdio(new LaunchSpec(c.command(), c.args(), c.env(), c.workingDirectory(),
 					c.inheritEnv() ? null : StdioCommand.MINIMAL_ENVIRONMENT), b.restartPolicy);
 		}
-		URI url = Objects.requireNonNull(b.url, "url");
+		McpEndpoints endpoints = b.endpoints;
+		if (endpoints != null) {
+			return new ClientSettings.Replicas(b.name, new UsableEndpoints(b.name, endpoints), headers(b),
+					httpClient(b));
+		}
+		return new ClientSettings.Http(Objects.requireNonNull(b.url, "url"), headers(b), httpClient(b));
+	}
+
+	private static ClientSettings.HttpClientChoice httpClient(McpClientBuilder b) {
 		if (b.restClientBuilder != null) {
-			return new ClientSettings.Http(url, headers(b), new RestClientOf(b.restClientBuilder));
+			return new RestClientOf(b.restClientBuilder);
 		}
 		if (b.restClientBuilderOnFirstUse != null) {
-			return new ClientSettings.Http(url, headers(b), new RestClientOnFirstUse(b.restClientBuilderOnFirstUse));
+			return new RestClientOnFirstUse(b.restClientBuilderOnFirstUse);
 		}
 		// No application HTTP settings: a JDK client shared by every upstream with this
 		// connect timeout, built on first use.
 		Duration timeout = b.connectTimeout;
-		return new ClientSettings.Http(url, headers(b),
-				new SharedJdkClient(new JdkClientSettings(timeout), () -> McpHttpClients.newJdkClient(timeout)));
+		return new SharedJdkClient(new JdkClientSettings(timeout), () -> McpHttpClients.newJdkClient(timeout));
 	}
 
 	/** What a JDK client that a builder builds itself is made of: clients of equal settings are shared. */

@@ -43,6 +43,20 @@ public interface McpClient extends AutoCloseable {
 	}
 
 	/**
+	 * Starts building a client for one upstream served by several interchangeable instances
+	 * (replicas of one server, for example as a service registry lists them): a legacy session
+	 * stays on one instance and moves to another when that one leaves; modern requests are
+	 * spread over the live ones.
+	 * @param name the upstream name, used in logs, events and errors
+	 * @param endpoints the live endpoints, asked for on every request
+	 * @return a builder
+	 * @see McpEndpoints
+	 */
+	static McpClientBuilder builder(String name, McpEndpoints endpoints) {
+		return new McpClientBuilder(name, endpoints);
+	}
+
+	/**
 	 * Starts building a client for a stdio upstream: a server process the client starts on
 	 * first use, restarts when it exits unexpectedly and stops on {@link #close()}.
 	 * @param name the upstream name, used in logs, events and errors

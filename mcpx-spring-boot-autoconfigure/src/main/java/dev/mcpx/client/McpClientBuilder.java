@@ -68,6 +68,8 @@ public final class McpClientBuilder {
 
 	final @Nullable URI url;
 
+	final @Nullable McpEndpoints endpoints;
+
 	final @Nullable StdioCommand command;
 
 	ProcessRestartPolicy restartPolicy = ProcessRestartPolicy.ofDefaults();
@@ -129,12 +131,21 @@ public final class McpClientBuilder {
 	McpClientBuilder(String name, URI url) {
 		this.name = BuilderSettings.validName(name);
 		this.url = BuilderSettings.validUrl(name, url);
+		this.endpoints = null;
+		this.command = null;
+	}
+
+	McpClientBuilder(String name, McpEndpoints endpoints) {
+		this.name = BuilderSettings.validName(name);
+		this.url = null;
+		this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
 		this.command = null;
 	}
 
 	McpClientBuilder(String name, StdioCommand command) {
 		this.name = BuilderSettings.validName(name);
 		this.url = null;
+		this.endpoints = null;
 		this.command = Objects.requireNonNull(command, "command");
 	}
 

@@ -87,8 +87,11 @@ class DocumentationTest {
 		List<String> missing = new ArrayList<>();
 		for (JsonNode property : metadata().path("properties")) {
 			String name = property.path("name").asString();
-			if (name.startsWith("mcpx.defaults.")) {
-				String key = name.substring("mcpx.defaults.".length());
+			// mcpx.discovery.defaults takes the same upstream settings as mcpx.defaults
+			String defaults = name.startsWith("mcpx.discovery.defaults.") ? "mcpx.discovery.defaults."
+					: "mcpx.defaults.";
+			if (name.startsWith(defaults)) {
+				String key = name.substring(defaults.length());
 				if (!Pattern.compile("`" + Pattern.quote(key) + "[`.\\[]").matcher(reference).find()) {
 					missing.add(name);
 				}
