@@ -101,20 +101,6 @@ public final class InMemoryMcpTaskStore implements McpTaskStore {
 	}
 
 	@Override
-	public int renewAll(Instant now) {
-		synchronized (this.rows) {
-			int renewed = 0;
-			for (Map.Entry<Key, McpTaskRecord> entry : this.rows.entrySet()) {
-				if (heldHere(entry.getValue())) {
-					entry.setValue(entry.getValue().withLease(this.owner, now.plus(this.lease)));
-					renewed++;
-				}
-			}
-			return renewed;
-		}
-	}
-
-	@Override
 	public void release(String upstream, String taskId) {
 		synchronized (this.rows) {
 			Key key = new Key(upstream, taskId);

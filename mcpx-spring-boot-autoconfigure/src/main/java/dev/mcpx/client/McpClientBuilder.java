@@ -20,7 +20,6 @@ import org.springframework.web.client.RestClient;
 import dev.mcpx.client.error.McpInputRequiredException;
 import dev.mcpx.client.event.McpEventListener;
 import dev.mcpx.client.internal.assembly.ClientAssembly;
-import dev.mcpx.client.internal.events.McpEvents;
 import dev.mcpx.client.internal.session.ServerLog;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.recovery.DefaultReplayGate;
@@ -310,10 +309,12 @@ public final class McpClientBuilder {
 	}
 
 	/**
-	 * Journals the tasks this client follows (docs/architecture.md, "The task journal"): each written when its id
-	 * arrives, at each status change and at its end, whose {@link dev.mcpx.client.event.McpTaskCompletedEvent} is
-	 * published when this client ended the row. The auto-configuration gives every client the application's store.
-	 * @param store the journal; by default none, and nothing is journalled
+	 * Sets the task journal: each task the client starts is written to it when its id arrives,
+	 * updated at each change of status, and ended with its outcome, whose
+	 * {@link dev.mcpx.client.event.McpTaskCompletedEvent} is published only when that write
+	 * succeeded (see {@link McpTaskStore}). A journal that cannot be written never fails a call.
+	 * @param store the journal; by default none, and tasks outlive nothing but broken streams and
+	 * expired sessions
 	 * @return this builder
 	 */
 	public McpClientBuilder taskStore(McpTaskStore store) {
@@ -468,9 +469,7 @@ public final class McpClientBuilder {
 	 * @return the client
 	 */
 	public McpClient build() {
-		McpTaskStore store = this.taskStore;
-		return new DefaultMcpClient(ClientAssembly.assemble(BuilderSettings.of(this)), (store != null)
-				? new TaskJournal(this.name, store, new McpEvents(this.eventListeners), this.clock) : null);
+		return new DefaultMcpClient(ClientAssembly.assemble(BuilderSettings.of(this)), this.taskStore);
 	}
 
 }

@@ -82,15 +82,6 @@ public interface McpTaskStore {
 	boolean renew(String upstream, String taskId, Instant now);
 
 	/**
-	 * Extends every lease this process holds to {@code now} plus {@link #lease()}: the tasks it follows, while it
-	 * lives (an application renews them every third of a lease).
-	 * @param now the current time
-	 * @return how many leases were renewed
-	 * @throws McpTaskStoreException when it cannot be written
-	 */
-	int renewAll(Instant now);
-
-	/**
 	 * Gives up this process's lease of an unfinished task (an application closing), so another process may claim it
 	 * at once.
 	 * @param upstream the upstream name

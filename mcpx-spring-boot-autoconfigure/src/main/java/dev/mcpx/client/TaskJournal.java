@@ -4,31 +4,34 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import dev.mcpx.client.error.McpCancelledException;
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpTaskLostException;
-import dev.mcpx.client.error.McpTaskStoreException;
-import dev.mcpx.client.error.McpTimeoutException;
 import dev.mcpx.client.event.McpTaskCompletedEvent;
 import dev.mcpx.client.internal.events.McpEvents;
-import dev.mcpx.client.internal.protocol.ResultMapper;
+import dev.mcpx.client.internal.protocol.JsonRpc;
 import dev.mcpx.client.internal.session.SessionState;
+import dev.mcpx.client.internal.task.FollowedTask;
+import dev.mcpx.client.internal.task.TaskFollower;
 import dev.mcpx.client.internal.task.TaskState;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.McpTaskStatus;
+import dev.mcpx.client.model.ProtocolEra;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
- * What a client writes to its {@link McpTaskStore} for a task it follows (docs/architecture.md, "The task journal"):
- * a row when the task id arrives, the row again at each status change, and its end once; the end's
- * {@link McpTaskCompletedEvent} is published only when that ending write succeeded, so a task another process took
- * over is published by that process alone. A journal that cannot be written never fails the call: the failure is
- * logged (without the session id) and counted, since the task's survival of this process is then not guaranteed.
+ * Writes the tasks a client starts to its {@link McpTaskStore}, as the store's Javadoc asks: a row
+ * when the task id arrives (held by this process, bound to the task's session), an update at each
+ * change of status, a renewed lease while the task is polled, and the outcome once, with its
+ * {@link McpTaskCompletedEvent} published only when that ending write succeeded. A journal that
+ * cannot be written never fails the call: it is logged and counted ({@link #failures()}), and the
+ * task goes on without its row.
  */
 final class TaskJournal {
 
@@ -36,153 +39,235 @@ final class TaskJournal {
 
 	private final String upstream;
 
-	private final McpTaskStore store;
+	private final @Nullable McpTaskStore store;
 
 	private final McpEvents events;
+
+	private final JsonRpc jsonRpc;
 
 	private final Clock clock;
 
 	private final AtomicLong failures = new AtomicLong();
 
-	TaskJournal(String upstream, McpTaskStore store, McpEvents events, Clock clock) {
+	TaskJournal(String upstream, @Nullable McpTaskStore store, McpEvents events, JsonRpc jsonRpc, Clock clock) {
 		this.upstream = upstream;
 		this.store = store;
 		this.events = events;
+		this.jsonRpc = jsonRpc;
 		this.clock = clock;
 	}
 
-	/** How many writes of the journal failed. */
+	/**
+	 * How many writes of the journal failed.
+	 * @return the count
+	 */
 	long failures() {
 		return this.failures.get();
 	}
 
 	/**
-	 * Journals a task whose id just arrived.
-	 * @param tool the tool called
-	 * @param arguments the call's arguments, as sent
-	 * @param created the task as created
-	 * @param session the session it was created in, if any
-	 * @return the entry that follows it
+	 * An entry that writes nothing: for a task whose row is not this client's to write.
+	 * @return the entry
 	 */
-	Entry created(String tool, @Nullable JsonNode arguments, TaskState created, @Nullable SessionState session) {
-		Instant now = this.clock.instant();
-		String json = (arguments != null) ? arguments.toString() : "{}";
-		McpTaskRecord row = McpTaskRecord.created(this.upstream, created.taskId(), tool,
-				(session != null) ? session.era() : dev.mcpx.client.model.ProtocolEra.LEGACY, created.status(),
-				McpTaskRecord.argumentsHash(json), now, this.store.owner(), now.plus(this.store.lease()))
-			.withArguments(json)
-			.withTiming(created.ttl(), created.pollInterval())
-			.withSession(bound(session));
-		if (created.statusMessage() != null) {
-			row = row.withStatus(created.status(), created.statusMessage(), now);
-		}
-		Entry entry = new Entry(row);
-		entry.journalled = write("journal", created.taskId(), () -> this.store.create(entry.row));
-		return entry;
+	Entry none() {
+		return new Entry(null, null, this.clock.instant());
 	}
 
-	/** The session a legacy task is bound to; none for a modern one, or a stdio session without an id. */
-	private static McpTaskRecord.@Nullable BoundSession bound(@Nullable SessionState session) {
+	/**
+	 * Writes the row of a task whose id just arrived.
+	 * @param task the task
+	 * @param arguments the arguments as sent
+	 * @return the row's entry, to write its changes to; without a journal, one that writes nothing
+	 */
+	Entry opened(FollowedTask task, JsonNode arguments) {
+		McpTaskStore journal = this.store;
+		if (journal == null) {
+			return new Entry(null, null, this.clock.instant());
+		}
+		Instant now = this.clock.instant();
+		TaskState state = task.last();
+		SessionState session = task.session();
+		McpTaskRecord row = McpTaskRecord
+			.created(this.upstream, state.taskId(), task.tool(), ProtocolEra.LEGACY, state.status(),
+					McpTaskRecord.argumentsHash(this.jsonRpc.mapper().writeValueAsString(arguments)), now,
+					journal.owner(), now.plus(journal.lease()))
+			.withTiming(state.ttl(), state.pollInterval())
+			.withSession(bound(session));
+		try {
+			journal.create(row);
+			return new Entry(journal, row, now);
+		}
+		catch (RuntimeException ex) {
+			failed("write task " + state.taskId(), ex);
+			return new Entry(null, null, now);
+		}
+	}
+
+	/** The session a row is bound to: the task's, when it has an id. */
+	private McpTaskRecord.@Nullable BoundSession bound(@Nullable SessionState session) {
 		if (session == null || session.sessionId() == null) {
 			return null;
 		}
 		JsonNode capabilities = session.capabilities();
 		return new McpTaskRecord.BoundSession(session.sessionId(), session.protocolVersion(),
-				(capabilities != null) ? capabilities.toString() : "{}");
+				(capabilities != null) ? this.jsonRpc.mapper().writeValueAsString(capabilities) : "{}");
 	}
 
-	/** Runs a write of the journal; false, logged and counted, when it failed. */
-	private boolean write(String what, String taskId, Runnable write) {
-		try {
-			write.run();
-			return true;
+	private void failed(String what, RuntimeException ex) {
+		long count = this.failures.incrementAndGet();
+		// the restart guarantee of this task is void: say so, without failing the call
+		logger.warn("[" + this.upstream + "] could not " + what + " in the task journal (" + count
+				+ " failures so far); the task goes on, but would not outlive this process: " + ex.getMessage());
+	}
+
+	/** The row of one task, while this process holds it. */
+	final class Entry {
+
+		private final @Nullable McpTaskStore journal;
+
+		private volatile @Nullable McpTaskRecord row;
+
+		private final Instant started;
+
+		private volatile Instant renewed;
+
+		Entry(@Nullable McpTaskStore journal, @Nullable McpTaskRecord row, Instant started) {
+			this.journal = journal;
+			this.row = row;
+			this.started = started;
+			this.renewed = started;
 		}
-		catch (McpTaskStoreException ex) {
-			this.failures.incrementAndGet();
-			logger.warn("[" + this.upstream + "] task " + taskId + " could not be written to the task journal (" + what
-					+ "); it is not guaranteed to outlive this process: " + ex.getMessage());
-			return false;
+
+		/**
+		 * What the follower tells: each change to the caller, each poll to this row.
+		 * @param onChange hears each change of status or message
+		 * @return the listener
+		 */
+		TaskFollower.Listener listening(Consumer<TaskState> onChange) {
+			return new TaskFollower.Listener() {
+
+				@Override
+				public void changed(TaskState state) {
+					onChange.accept(state);
+				}
+
+				@Override
+				public void polled(TaskState state, boolean changed) {
+					Entry.this.polled(state, changed);
+				}
+
+			};
 		}
+
+		/**
+		 * A poll answered: writes a change of status, else renews the lease when a third of it
+		 * passed.
+		 * @param state the task's state
+		 * @param changed whether its status or message changed
+		 */
+		void polled(TaskState state, boolean changed) {
+			McpTaskStore store = this.journal;
+			McpTaskRecord current = this.row;
+			if (store == null || current == null) {
+				return;
+			}
+			Instant now = TaskJournal.this.clock.instant();
+			try {
+				if (changed && !state.status().isTerminal()) {
+					McpTaskRecord next = current.withStatus(state.status(), state.statusMessage(), now)
+						.withTiming(state.ttl(), state.pollInterval());
+					keep(store.update(next) ? next : null);
+				}
+				else if (Duration.between(this.renewed, now).compareTo(store.lease().dividedBy(3)) >= 0) {
+					if (store.renew(current.upstream(), current.taskId(), now)) {
+						this.renewed = now;
+					}
+					else {
+						keep(null);
+					}
+				}
+			}
+			catch (RuntimeException ex) {
+				failed("update task " + current.taskId(), ex);
+			}
+		}
+
+		/**
+		 * The task ended: writes its outcome and, when that write succeeded, publishes it.
+		 * @param status how it ended
+		 * @param statusMessage the server's last message
+		 * @param result the result, if any
+		 * @param failure why there is none
+		 */
+		void ended(McpTaskStatus status, @Nullable String statusMessage, @Nullable CallToolResult result,
+				@Nullable McpException failure) {
+			McpTaskStore store = this.journal;
+			McpTaskRecord current = this.row;
+			if (store == null || current == null) {
+				return;
+			}
+			Instant now = TaskJournal.this.clock.instant();
+			try {
+				boolean ended = store.update(current.withOutcome(status, statusMessage, outcome(result, failure), now));
+				keep(null);
+				if (ended) {
+					TaskJournal.this.events.publish(new McpTaskCompletedEvent(TaskJournal.this.upstream,
+							current.taskId(), current.tool(), status, result, failure,
+							Duration.between(this.started, now), false));
+				}
+			}
+			catch (RuntimeException ex) {
+				failed("end task " + current.taskId(), ex);
+			}
+		}
+
+		/** Another process took the row over, or it ended: stop writing it. */
+		private void keep(@Nullable McpTaskRecord next) {
+			this.row = next;
+		}
+
+		private @Nullable String outcome(@Nullable CallToolResult result, @Nullable McpException failure) {
+			ObjectNode json;
+			if (result != null) {
+				json = TaskJournal.this.jsonRpc.mapper().valueToTree(result);
+			}
+			else if (failure != null) {
+				json = TaskJournal.this.jsonRpc.mapper().createObjectNode();
+				json.putObject("error").put("message", failure.getMessage()).put("type", failure.getClass().getSimpleName());
+			}
+			else {
+				return null;
+			}
+			return TaskJournal.this.jsonRpc.mapper().writeValueAsString(json);
+		}
+
 	}
 
 	/**
-	 * One followed task's row.
+	 * How a followed task ended, for its row: the server's terminal status, or the result's
+	 * (a result fetched on {@code input_required} arrives before a poll saw the end).
+	 * @param last the task's last known state
+	 * @param result the result
+	 * @return the terminal status
 	 */
-	final class Entry {
-
-		private volatile McpTaskRecord row;
-
-		/** Whether the row was written: a task the journal never had is ended and published here alone. */
-		private volatile boolean journalled;
-
-		private Entry(McpTaskRecord row) {
-			this.row = row;
+	static McpTaskStatus endedWith(TaskState last, CallToolResult result) {
+		if (last.status().isTerminal()) {
+			return last.status();
 		}
+		return result.isError() ? McpTaskStatus.FAILED : McpTaskStatus.COMPLETED;
+	}
 
-		/** A status change, written and the lease renewed. */
-		void changed(TaskState state) {
-			Instant now = TaskJournal.this.clock.instant();
-			McpTaskRecord next = this.row.withStatus(state.status(), state.statusMessage(), now)
-				.withTiming(state.ttl(), state.pollInterval())
-				.withLease(TaskJournal.this.store.owner(), now.plus(TaskJournal.this.store.lease()));
-			this.row = next;
-			if (!next.status().isTerminal()) {
-				write("status", next.taskId(), () -> TaskJournal.this.store.update(next));
-			}
+	/**
+	 * The status a failure ends a task with, absent when the task may still be running.
+	 * @param last the task's last known state
+	 * @param failure the failure
+	 * @return the terminal status, or {@code null} to leave the row to its lease
+	 */
+	static @Nullable McpTaskStatus endedBy(TaskState last, McpException failure) {
+		if (failure instanceof McpTaskLostException) {
+			return McpTaskStatus.LOST;
 		}
-
-		/**
-		 * The task's result arrived: ends the row, and publishes the outcome when this process ended it.
-		 * @param result the {@code CallToolResult}
-		 */
-		void completed(JsonNode result) {
-			CallToolResult mapped = ResultMapper.callToolResult(result);
-			end(mapped.isError() ? McpTaskStatus.FAILED : McpTaskStatus.COMPLETED, mapped, null, result.toString());
-		}
-
-		/**
-		 * Following the task ended in a failure: lost, cancelled (the caller's interrupt or bound cancelled it), or
-		 * anything else, after which the row is given back to the journal for another attempt.
-		 * @param failure the failure the caller gets
-		 */
-		void failed(McpException failure) {
-			if (failure instanceof McpTaskLostException) {
-				end(McpTaskStatus.LOST, null, failure, null);
-			}
-			else if (this.row.status() == McpTaskStatus.CANCELLED) {
-				// the server cancelled it: the last status the follower saw says so
-				end(McpTaskStatus.CANCELLED, null, failure, null);
-			}
-			else if (failure instanceof McpCancelledException || failure instanceof McpTimeoutException) {
-				end(McpTaskStatus.CANCELLED, null, failure, null);
-			}
-			else {
-				McpTaskRecord current = this.row;
-				write("release", current.taskId(),
-						() -> TaskJournal.this.store.release(current.upstream(), current.taskId()));
-			}
-		}
-
-		private void end(McpTaskStatus status, @Nullable CallToolResult result, @Nullable McpException failure,
-				@Nullable String outcome) {
-			Instant now = TaskJournal.this.clock.instant();
-			McpTaskRecord current = this.row;
-			McpTaskRecord ended = current.withOutcome(status,
-					(failure != null) ? failure.getMessage() : current.statusMessage(), outcome, now);
-			// published unless another process took the task over (it publishes then); a journal that fails
-			// cannot say so, and this process, which followed the task to its end, publishes
-			boolean[] mine = { true };
-			if (this.journalled) {
-				write("outcome", current.taskId(), () -> mine[0] = TaskJournal.this.store.update(ended));
-			}
-			if (!mine[0]) {
-				return;
-			}
-			Duration took = Duration.between(current.createdAt(), now);
-			TaskJournal.this.events.publish(new McpTaskCompletedEvent(current.upstream(), current.taskId(),
-					current.tool(), status, result, failure, took.isNegative() ? Duration.ZERO : took, false));
-		}
-
+		return last.status().isTerminal() ? last.status() : null;
 	}
 
 }

@@ -136,25 +136,6 @@ public abstract class McpTaskStoreContract {
 	}
 
 	@Test
-	void renewAllExtendsOnlyTheUnfinishedRowsThisOwnerHolds() {
-		McpTaskStore store = replica(Duration.ofSeconds(30));
-		McpTaskStore other = replica(Duration.ofSeconds(30));
-		store.create(task(store, "mine-1", T0));
-		store.create(task(store, "mine-2", T0));
-		McpTaskRecord done = task(store, "mine-done", T0);
-		store.create(done);
-		store.update(done.withOutcome(McpTaskStatus.COMPLETED, null, "{}", T0));
-		other.create(task(other, "theirs", T0));
-		assertThat(store.renewAll(T0.plusSeconds(25))).isEqualTo(2);
-		assertThat(store.find("weather", "mine-1")).get().extracting(McpTaskRecord::leaseExpiresAt)
-			.isEqualTo(T0.plusSeconds(55));
-		assertThat(store.find("weather", "theirs")).get().extracting(McpTaskRecord::leaseExpiresAt)
-			.isEqualTo(T0.plusSeconds(30));
-		assertThat(other.claim(Set.of("weather"), T0.plusSeconds(40), 10)).extracting(McpTaskRecord::taskId)
-			.containsExactly("theirs");
-	}
-
-	@Test
 	void unfinishedListsTheOpenTasksOfOneUpstreamOldestFirst() {
 		McpTaskStore store = replica(Duration.ofSeconds(30));
 		store.create(task(store, "late", T0.plusSeconds(5)));

@@ -169,14 +169,6 @@ public final class JdbcMcpTaskStore implements McpTaskStore {
 	}
 
 	@Override
-	public int renewAll(Instant now) {
-		return guarded("renew", NAME, null, () -> this.jdbc
-			.sql("UPDATE " + this.table + " SET LEASE_EXPIRES_AT = ? WHERE OWNER = ? AND STATUS IN " + UNFINISHED)
-			.params(now.plus(this.lease).toEpochMilli(), this.owner)
-			.update());
-	}
-
-	@Override
 	public void release(String upstream, String taskId) {
 		guarded("release", upstream, taskId, () -> this.jdbc
 			.sql("UPDATE " + this.table + " SET OWNER = NULL, LEASE_EXPIRES_AT = NULL WHERE UPSTREAM = ? "

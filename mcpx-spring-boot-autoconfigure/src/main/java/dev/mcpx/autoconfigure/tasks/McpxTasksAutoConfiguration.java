@@ -16,11 +16,8 @@ import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
 
 import dev.mcpx.autoconfigure.InvalidMcpxPropertyException;
-import dev.mcpx.autoconfigure.McpClientCustomizer;
 import dev.mcpx.autoconfigure.McpxAutoConfiguration;
 import dev.mcpx.client.InMemoryMcpTaskStore;
 import dev.mcpx.client.McpClients;
@@ -43,13 +40,6 @@ public final class McpxTasksAutoConfiguration {
 	@ConditionalOnProperty(name = STORE, havingValue = "memory", matchIfMissing = true)
 	McpTaskStore mcpTaskStore(McpxTasksProperties properties) {
 		return new InMemoryMcpTaskStore(positive(properties.getLease(), "mcpx.tasks.lease"));
-	}
-
-	/** Every client journals its tasks in the application's store (first, so a customizer of its own may replace it). */
-	@Bean
-	@Order(Ordered.HIGHEST_PRECEDENCE)
-	McpClientCustomizer mcpTaskStoreCustomizer(ObjectProvider<McpTaskStore> store) {
-		return (name, builder) -> store.ifAvailable(builder::taskStore);
 	}
 
 	/** Takes up orphaned tasks at start and every {@code mcpx.tasks.resume-interval}, with any journal. */

@@ -256,13 +256,6 @@ final class TaskJournalResumer {
 
 	void renewLeases() {
 		Instant now = this.clock.instant();
-		try {
-			// the tasks this process's clients follow themselves (their calls in flight), besides those taken up here
-			this.store.renewAll(now);
-		}
-		catch (McpTaskStoreException ex) {
-			journalFailed("renew", ex);
-		}
 		for (Map.Entry<Key, Future<?>> entry : this.followed.entrySet()) {
 			Key key = entry.getKey();
 			try {

@@ -252,6 +252,31 @@ class AssertionGrantsWireTest {
 	}
 
 	@Test
+	void aSamlAssertionIsExchangedAsItIsWithItsTypeAndTheIdentityProvidersSecret() throws Exception {
+		// RFC 8693 §3: a SAML 2.0 assertion, base64url-encoded; not a JWT, so not parsed as one
+		String saml = java.util.Base64.getUrlEncoder()
+			.withoutPadding()
+			.encodeToString("<saml2:Assertion ID=\"a1\">alice</saml2:Assertion>".getBytes(StandardCharsets.UTF_8));
+		String idJag = idJag("alice", auth.baseUrl());
+		idp.stubFor(post(urlEqualTo("/token")).willReturn(okJson("{\"access_token\":\"" + idJag
+				+ "\",\"issued_token_type\":\"" + ID_JAG + "\",\"token_type\":\"N_A\"}")));
+		McpOAuthCredentials credentials = enterprise(() -> saml)
+			.identityProvider(new McpIdentityProvider(URI.create(idp.baseUrl() + "/token"), "mcpx-sso-client",
+					"sso-secret", "client_secret_post", McpIdentityProvider.SAML2))
+			.build();
+		try (McpClient client = client(credentials)) {
+			assertThat(client.callTool("echo", Map.of()).text()).isEqualTo("ok");
+		}
+		assertThat(forms(idp, "/token")).singleElement()
+			.satisfies((form) -> assertThat(form).containsEntry("subject_token", saml)
+				.containsEntry("subject_token_type", McpIdentityProvider.SAML2)
+				.containsEntry("client_id", "mcpx-sso-client")
+				.containsEntry("client_secret", "sso-secret"));
+		assertThat(forms(auth, "/token")).singleElement()
+			.satisfies((form) -> assertThat(form).containsEntry("assertion", idJag));
+	}
+
+	@Test
 	void aTokenExchangeResponseWithoutIssuedTokenTypeIsNotRedeemed() throws Exception {
 		String idJag = idJag("alice", auth.baseUrl());
 		idp.stubFor(post(urlEqualTo("/token"))
