@@ -115,12 +115,13 @@ class AssertionGrantsWireTest {
 		Path file = this.dir.resolve("token");
 		String first = jwt("workload", auth.baseUrl(), Instant.now().plusSeconds(3600));
 		Files.writeString(file, first + "\n");
-		// the first access token lives one second, the next an hour
+		// the first access token lives three seconds (long enough for the first call to use it
+		// on a loaded machine), the next an hour
 		auth.stubFor(post(urlEqualTo("/token")).inScenario("tokens")
 			.whenScenarioStateIs(Scenario.STARTED)
 			.willSetStateTo("renewed")
 			.willReturn(okJson("{\"access_token\":\"" + ACCESS_TOKEN + "\",\"token_type\":\"Bearer\","
-					+ "\"expires_in\":1}")));
+					+ "\"expires_in\":3}")));
 		McpOAuthCredentials credentials = McpOAuthCredentials.builder("guarded", mcp.mcpUri())
 			.grant(McpOAuthGrant.JWT_BEARER)
 			.client("workload-client", null)
@@ -132,7 +133,7 @@ class AssertionGrantsWireTest {
 			// about to expire, presents the new one
 			String second = jwt("workload", auth.baseUrl(), Instant.now().plusSeconds(7200));
 			Files.writeString(file, second);
-			Thread.sleep(1100);
+			Thread.sleep(3100);
 			assertThat(client.callTool("echo", Map.of()).text()).isEqualTo("ok");
 			List<Map<String, String>> grants = forms(auth, "/token");
 			assertThat(grants).hasSize(2);
