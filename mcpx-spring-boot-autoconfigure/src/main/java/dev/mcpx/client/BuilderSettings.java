@@ -78,10 +78,39 @@ final class BuilderSettings {
 	}
 
 	static ClientSettings of(McpClientBuilder b) {
-		return new ClientSettings(b.name, wire(b),
+		return of(b, b.credentials);
+	}
+
+	/** The settings every user's client of a per-user upstream shares: all but the credentials. */
+	static ClientSettings withoutCredentials(McpClientBuilder b) {
+		return of(b, null);
+	}
+
+	/**
+	 * The settings of one user's client of a per-user upstream: the shared ones, with that
+	 * user's credentials on every message and refreshed after a refusal.
+	 */
+	static ClientSettings forUser(ClientSettings shared, McpCredentials credentials) {
+		ClientSettings.Http http = (ClientSettings.Http) shared.wire();
+		Consumer<HttpHeaders> headers = http.headers();
+		ClientSettings.Http wire = new ClientSettings.Http(http.url(), (h) -> {
+			headers.accept(h);
+			credentials.apply(h);
+		}, http.client());
+		return new ClientSettings(shared.name(), wire, shared.jsonMapper(), shared.clientInfo(),
+				shared.requestTimeout(), shared.handshakeTimeout(), shared.maxMessageBytes(), shared.era(),
+				shared.recoveryPolicy(), shared.replayGate(), credentialsRefresh(credentials, http.url()),
+				shared.eventListeners(), shared.notificationListener(), shared.inputAnswers(),
+				shared.inputHandlerTimeout(), shared.serverLogLevel(), shared.catalogueTtl(), shared.listenForChanges(),
+				shared.keepaliveInterval(), shared.observationRegistry(), shared.clock());
+	}
+
+	private static ClientSettings of(McpClientBuilder b, @Nullable McpCredentials credentials) {
+		return new ClientSettings(b.name, wire(b, credentials),
 				(b.jsonMapper != null) ? b.jsonMapper : ClientAssembly.defaultJsonMapper(), b.clientInfo,
 				b.requestTimeout, b.handshakeTimeout, b.maxMessageBytes, fixedEra(b.protocol), b.recoveryPolicy,
-				(b.replayGate != null) ? b.replayGate : new DefaultReplayGate(b.recoveryPolicy), credentialsRefresh(b),
+				(b.replayGate != null) ? b.replayGate : new DefaultReplayGate(b.recoveryPolicy),
+				(credentials != null && b.url != null) ? credentialsRefresh(credentials, b.url) : null,
 				b.eventListeners, b.notificationListener::onNotification, inputAnswers(b),
 				(b.inputHandlerTimeout != null) ? b.inputHandlerTimeout : b.requestTimeout, b.serverLogLevel,
 				b.catalogueTtl, b.listenForChanges, b.keepaliveInterval, b.observationRegistry, b.clock);
@@ -100,7 +129,7 @@ final class BuilderSettings {
 	 * Streamable HTTP to the URL, through the application's {@code RestClient} or straight
 	 * on a JDK client; or a stdio server process started from the command.
 	 */
-	private static ClientSettings.Wire wire(McpClientBuilder b) {
+	private static ClientSettings.Wire wire(McpClientBuilder b, @Nullable McpCredentials credentials) {
 		StdioCommand c = b.command;
 		if (c != null) {
 			return new ClientSettings.Stdio(new LaunchSpec(c.command(), c.args(), c.env(), c.workingDirectory(),
@@ -108,15 +137,15 @@ final class BuilderSettings {
 		}
 		URI url = Objects.requireNonNull(b.url, "url");
 		if (b.restClientBuilder != null) {
-			return new ClientSettings.Http(url, headers(b), new RestClientOf(b.restClientBuilder));
+			return new ClientSettings.Http(url, headers(b, credentials), new RestClientOf(b.restClientBuilder));
 		}
 		if (b.restClientBuilderOnFirstUse != null) {
-			return new ClientSettings.Http(url, headers(b), new RestClientOnFirstUse(b.restClientBuilderOnFirstUse));
+			return new ClientSettings.Http(url, headers(b, credentials), new RestClientOnFirstUse(b.restClientBuilderOnFirstUse));
 		}
 		// No application HTTP settings: a JDK client shared by every upstream with this
 		// connect timeout, built on first use.
 		Duration timeout = b.connectTimeout;
-		return new ClientSettings.Http(url, headers(b),
+		return new ClientSettings.Http(url, headers(b, credentials),
 				new SharedJdkClient(new JdkClientSettings(timeout), () -> McpHttpClients.newJdkClient(timeout)));
 	}
 
@@ -125,10 +154,9 @@ final class BuilderSettings {
 	}
 
 	/** The headers every message carries: the fixed ones, the computed ones, the credentials. */
-	private static Consumer<HttpHeaders> headers(McpClientBuilder b) {
+	private static Consumer<HttpHeaders> headers(McpClientBuilder b, @Nullable McpCredentials creds) {
 		Map<String, String> fixedHeaders = Map.copyOf(b.headers);
 		Consumer<HttpHeaders> provider = b.headersProvider;
-		McpCredentials creds = b.credentials;
 		return (h) -> {
 			fixedHeaders.forEach(h::set);
 			provider.accept(h);
@@ -138,17 +166,14 @@ final class BuilderSettings {
 		};
 	}
 
-	/** The application's credentials seen from the recovery layer, absent when there are none. */
-	private static @Nullable CredentialsRefresh credentialsRefresh(McpClientBuilder b) {
-		McpCredentials creds = b.credentials;
-		URI resource = b.url;
+	/** The application's credentials seen from the recovery layer. */
+	private static CredentialsRefresh credentialsRefresh(McpCredentials creds, URI resource) {
 		// the seam of refused credentials: the refusal's parsed challenge (status, scope,
 		// resource metadata); credentials without a notion of it refresh on 401 only. Only an
 		// HTTP upstream (one with a url) refuses credentials.
-		return (creds != null && resource != null) ? (refusal) -> creds.refresh(
+		return (refusal) -> creds.refresh(
 				(refusal instanceof McpAuthenticationException auth && auth.challenge() != null) ? auth.challenge()
-						: McpAuthChallenge.of(refusal.status(), resource))
-				: null;
+						: McpAuthChallenge.of(refusal.status(), resource));
 	}
 
 	/** The application's input handler seen from inside the client, absent when there is none. */

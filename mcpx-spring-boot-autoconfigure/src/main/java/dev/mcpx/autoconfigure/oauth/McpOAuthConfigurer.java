@@ -62,24 +62,46 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 
 	@Override
 	public void customize(String name, McpClientBuilder builder) {
-		McpOAuthCredentials credentials = credentials(name);
-		if (credentials != null) {
-			builder.credentials(credentials);
+		McpxOAuthProperties oauth = properties(name);
+		if (oauth == null) {
+			return;
+		}
+		McpOAuthCredentials.Builder credentials = builder(name, oauth);
+		if (oauth.getIdentity() == McpxOAuthProperties.Identity.USER) {
+			String prefix = "mcpx.clients." + name + ".oauth";
+			if (oauth.getClientId() == null && oauth.getRegistrationId() == null) {
+				throw new InvalidMcpxPropertyException(prefix + ".client-id", "identity user exchanges each user's "
+						+ "token with the application's own client, which needs a client-id (or a registration-id)");
+			}
+			apply(prefix + ".user-sessions.max", () -> builder.userSessions(oauth.getUserSessions().getMax(),
+					oauth.getUserSessions().getIdleTimeout()));
+			// each user's credentials: a token exchange (RFC 8693) of that user's own token
+			builder.userIdentity(new SecurityContextUserIdentity(
+					(subjectTokens) -> credentials.tokenExchange(subjectTokens).build()));
+		}
+		else {
+			builder.credentials(credentials.build());
 		}
 	}
 
 	/**
-	 * The credentials of one upstream.
+	 * The credentials of one upstream that acts as the application.
 	 * @param name the upstream name
 	 * @return its credentials, or {@code null} when it has no {@code oauth} properties
 	 */
 	public @Nullable McpOAuthCredentials credentials(String name) {
+		McpxOAuthProperties oauth = properties(name);
+		return (oauth != null) ? builder(name, oauth).build() : null;
+	}
+
+	private @Nullable McpxOAuthProperties properties(String name) {
+		BindResult<McpxOAuthProperties> bound = this.binder.bind("mcpx.clients." + name + ".oauth",
+				McpxOAuthProperties.class);
+		return bound.isBound() ? bound.get() : null;
+	}
+
+	private McpOAuthCredentials.Builder builder(String name, McpxOAuthProperties oauth) {
 		String prefix = "mcpx.clients." + name + ".oauth";
-		BindResult<McpxOAuthProperties> bound = this.binder.bind(prefix, McpxOAuthProperties.class);
-		if (!bound.isBound()) {
-			return null;
-		}
-		McpxOAuthProperties oauth = bound.get();
 		if (!(this.upstreams.get(name).transport() instanceof Http http)) {
 			throw new InvalidMcpxPropertyException("mcpx.clients." + name + ".url",
 					"an upstream with oauth properties needs a url");
@@ -120,7 +142,7 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 			throw new InvalidMcpxPropertyException(prefix + ".private-key",
 					"private_key_jwt client authentication needs a private key");
 		}
-		return credentials.build();
+		return credentials;
 	}
 
 	private McpOAuthGrant fromRegistration(String prefix, String id, McpOAuthCredentials.Builder credentials) {

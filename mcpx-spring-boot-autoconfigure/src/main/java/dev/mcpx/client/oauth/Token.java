@@ -45,9 +45,9 @@ final class Token {
 		this.requested = requested;
 		this.context = context;
 		this.registration = registration;
-		this.renewable = renewable && (refreshToken != null || registration
-			.getAuthorizationGrantType()
-			.equals(AuthorizationGrantType.CLIENT_CREDENTIALS));
+		AuthorizationGrantType grant = registration.getAuthorizationGrantType();
+		this.renewable = renewable && (refreshToken != null || grant.equals(AuthorizationGrantType.CLIENT_CREDENTIALS)
+				|| grant.equals(AuthorizationGrantType.TOKEN_EXCHANGE));
 	}
 
 	boolean expiresSoon(Clock clock) {

@@ -22,6 +22,8 @@ import org.springframework.security.oauth2.client.endpoint.OAuth2RefreshTokenGra
 import org.springframework.security.oauth2.client.endpoint.RestClientAuthorizationCodeTokenResponseClient;
 import org.springframework.security.oauth2.client.endpoint.RestClientClientCredentialsTokenResponseClient;
 import org.springframework.security.oauth2.client.endpoint.RestClientRefreshTokenTokenResponseClient;
+import org.springframework.security.oauth2.client.endpoint.RestClientTokenExchangeTokenResponseClient;
+import org.springframework.security.oauth2.client.endpoint.TokenExchangeGrantRequest;
 import org.springframework.security.oauth2.client.http.OAuth2ErrorResponseErrorHandler;
 import org.springframework.security.oauth2.client.registration.ClientRegistration;
 import org.springframework.security.oauth2.core.OAuth2AccessToken;
@@ -57,6 +59,8 @@ final class TokenRequests {
 
 	private final RestClientRefreshTokenTokenResponseClient refreshToken = new RestClientRefreshTokenTokenResponseClient();
 
+	private final RestClientTokenExchangeTokenResponseClient tokenExchange = new RestClientTokenExchangeTokenResponseClient();
+
 	/**
 	 * Creates the token requests of one upstream.
 	 * @param upstream the upstream name
@@ -88,6 +92,7 @@ final class TokenRequests {
 		configure(this.authorizationCode, restClient, resource, jwk);
 		configure(this.clientCredentials, restClient, resource, jwk);
 		configure(this.refreshToken, restClient, resource, jwk);
+		configure(this.tokenExchange, restClient, resource, jwk);
 	}
 
 	private static <T extends AbstractOAuth2AuthorizationGrantRequest> void configure(
@@ -210,6 +215,19 @@ final class TokenRequests {
 		return send(registration, "refresh token",
 				List.of(accessToken.getTokenValue(), refreshToken.getTokenValue()), () -> this.refreshToken
 			.getTokenResponse(new OAuth2RefreshTokenGrantRequest(registration, accessToken, refreshToken, scopes)));
+	}
+
+	/**
+	 * Exchanges a user's access token for one whose audience is the upstream (RFC 8693 §2.1,
+	 * {@code resource} per RFC 8707 as on every request).
+	 * @param registration the client, with the scopes to request
+	 * @param subjectToken the user's access token
+	 * @return the token response
+	 */
+	public OAuth2AccessTokenResponse tokenExchange(ClientRegistration registration, String subjectToken) {
+		return send(registration, "token exchange", List.of(subjectToken),
+				() -> this.tokenExchange.getTokenResponse(new TokenExchangeGrantRequest(registration,
+						new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, subjectToken, null, null), null)));
 	}
 
 	private OAuth2AccessTokenResponse send(ClientRegistration registration, String grant, List<String> sent,
