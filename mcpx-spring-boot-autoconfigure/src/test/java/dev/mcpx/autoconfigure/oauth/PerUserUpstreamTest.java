@@ -18,6 +18,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.ai.tool.ToolCallback;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -27,6 +28,7 @@ import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 
 import dev.mcpx.autoconfigure.McpxAutoConfiguration;
+import dev.mcpx.autoconfigure.ai.McpxToolCallbackProvider;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientStatus;
 import dev.mcpx.client.McpClients;
@@ -74,15 +76,23 @@ class PerUserUpstreamTest {
 	}
 
 	private void withClient(Consumer<McpClient> test) {
+		withClients((clients) -> test.accept(clients.get("crm")));
+	}
+
+	private void withClients(Consumer<McpClients> test) {
+		withClients(8, test);
+	}
+
+	private void withClients(int maxUsers, Consumer<McpClients> test) {
 		this.contextRunner
 			.withPropertyValues("mcpx.clients.crm.url=" + app.mcpUrl(), "mcpx.clients.crm.protocol=legacy",
 					"mcpx.clients.crm.request-timeout=30s", "mcpx.clients.crm.oauth.identity=user",
 					"mcpx.clients.crm.oauth.client-id=" + UserAuthorizationServerApp.CLIENT_ID,
 					"mcpx.clients.crm.oauth.client-secret=" + UserAuthorizationServerApp.CLIENT_SECRET,
-					"mcpx.clients.crm.oauth.user-sessions.max=8")
+					"mcpx.clients.crm.oauth.user-sessions.max=" + maxUsers)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				test.accept(context.getBean(McpClients.class).get("crm"));
+				test.accept(context.getBean(McpClients.class));
 			});
 	}
 
@@ -247,6 +257,50 @@ class PerUserUpstreamTest {
 				.hasMessageNotContaining(signedIn.getTokenValue())));
 		assertThat(app.counters().exchanges("carol")).isEqualTo(exchangesBefore);
 		assertThat(app.counters().executions("carol")).isZero();
+	}
+
+	@Test
+	void springAiListsAndCallsTheToolsOfTheChatRequestsUser() {
+		JwtAuthenticationToken bob = app.signIn("bob");
+		int before = app.counters().executions("bob");
+		withClients((clients) -> {
+			try (McpxToolCallbackProvider provider = McpxToolCallbackProvider.of(clients)) {
+				// the listing runs on mcpx's listing threads, with the chat request's user
+				ToolCallback[] callbacks = as(bob, provider::getToolCallbacks);
+				assertThat(callbacks).extracting((callback) -> callback.getToolDefinition().name())
+					.containsExactly("whoami");
+				assertThat(as(bob, () -> callbacks[0].call("{\"text\":\"from a chat\"}"))).contains("bob:from a chat");
+				// without a user, the upstream's tools are left out rather than listed as anyone
+				assertThat(provider.getToolCallbacks()).isEmpty();
+			}
+			catch (Exception ex) {
+				throw new AssertionError(ex);
+			}
+		});
+		assertThat(app.counters().executions("bob") - before).isEqualTo(1);
+	}
+
+	@Test
+	void aUserEvictedFromAFullPoolHasTheirSessionEndedWithDelete() {
+		JwtAuthenticationToken alice = app.signIn("alice");
+		JwtAuthenticationToken bob = app.signIn("bob");
+		withClients(1, (clients) -> {
+			McpClient client = clients.get("crm");
+			try {
+				assertThat(as(alice, () -> client.callTool("whoami", Map.of("text", "1"))).text()).isEqualTo("alice:1");
+				int deletesBefore = app.counters().deletes.get();
+				assertThat(as(bob, () -> client.callTool("whoami", Map.of("text", "2"))).text()).isEqualTo("bob:2");
+				assertThat(app.counters().deletes.get() - deletesBefore).as("sessions ended with DELETE").isEqualTo(1);
+				assertThat(as(alice, () -> client.callTool("whoami", Map.of("text", "3"))).text()).isEqualTo("alice:3");
+				McpClientStatus.UserSessions users = client.status().userSessions();
+				assertThat(users.open()).isEqualTo(1);
+				assertThat(users.opened()).isEqualTo(3);
+				assertThat(users.evicted()).isEqualTo(2);
+			}
+			catch (Exception ex) {
+				throw new AssertionError(ex);
+			}
+		});
 	}
 
 }

@@ -102,7 +102,9 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 	 */
 	static UserAuthorizationServerApp start(Duration exchangedTokenLifetime) {
 		Map<String, Object> properties = new HashMap<>(Map.of("server.port", "0", "server.address", "127.0.0.1",
-				"spring.main.banner-mode", "off"));
+				"spring.main.banner-mode", "off",
+				// a listen stream still open must not hold the shutdown for its grace period
+				"server.shutdown", "immediate"));
 		String prefix = "spring.security.oauth2.authorizationserver.client.";
 		client(properties, prefix + "app.", CLIENT_ID, CLIENT_SECRET,
 				"client_credentials,urn:ietf:params:oauth:grant-type:token-exchange", exchangedTokenLifetime);
@@ -213,6 +215,9 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 
 		/** Per subject: the token exchanges the authorization server granted for it. */
 		final Map<String, AtomicInteger> exchanges = new ConcurrentHashMap<>();
+
+		/** Sessions ended by the client with DELETE. */
+		final AtomicInteger deletes = new AtomicInteger();
 
 		/** The RFC 8707 resources token exchanges named. */
 		final Set<String> resources = ConcurrentHashMap.newKeySet();
@@ -353,6 +358,9 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 			FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>(
 					(Filter) (request, response, chain) -> {
 						Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+						if (((HttpServletRequest) request).getMethod().equals("DELETE")) {
+							counters.deletes.incrementAndGet();
+						}
 						if (authentication instanceof JwtAuthenticationToken jwt) {
 							request.setAttribute("subject", jwt.getToken().getSubject());
 							counters.acceptedTokens
