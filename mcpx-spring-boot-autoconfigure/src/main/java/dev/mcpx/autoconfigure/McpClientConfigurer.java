@@ -18,6 +18,7 @@ import dev.mcpx.autoconfigure.McpUpstreamSettings.Stdio;
 import dev.mcpx.autoconfigure.McpUpstreamSettings.Transport;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
+import dev.mcpx.client.McpClients;
 
 /**
  * Turns each upstream's {@link McpUpstreamSettings} into a configured
@@ -70,8 +71,54 @@ public final class McpClientConfigurer {
 		return builders;
 	}
 
+	/**
+	 * Validates the settings of an upstream added while the application runs, given as
+	 * they would be under {@code mcpx.clients.<name>} (with {@code mcpx.defaults} under
+	 * them), and creates a configured builder for it: for
+	 * {@link dev.mcpx.client.McpClients#add(McpClient) McpClients.add} of its client.
+	 * @param name the upstream name
+	 * @param settings its settings, as under {@code mcpx.clients.<name>}
+	 * @return the builder, customized
+	 * @throws InvalidMcpxPropertyException naming the first invalid property
+	 */
+	public McpClientBuilder builder(String name, McpxProperties.Client settings) {
+		return builder(this.upstreams.resolve(name, settings));
+	}
+
+	/**
+	 * What an upstream added in code gets before its own settings ({@link McpClients.Preparation}):
+	 * the settings of {@code mcpx.defaults}, and for an HTTP upstream the application's
+	 * HTTP client with the default connect timeout.
+	 * @param name the upstream name
+	 * @param builder its builder
+	 */
+	void applyDefaults(String name, McpClientBuilder builder) {
+		McpUpstreamSettings defaults = this.upstreams.get(name);
+		common(defaults, builder);
+		if (this.httpClients != null) {
+			HttpClients httpClients = this.httpClients;
+			Duration connectTimeout = defaults.connectTimeout();
+			builder.restClientBuilder(() -> httpClients.restClientBuilder(connectTimeout, null));
+		}
+	}
+
+	/**
+	 * The customizers, in order, as every upstream from the configuration gets them last.
+	 * @param name the upstream name
+	 * @param builder its builder
+	 */
+	void customize(String name, McpClientBuilder builder) {
+		this.customizers.forEach((customizer) -> customizer.customize(name, builder));
+	}
+
 	private McpClientBuilder builder(McpUpstreamSettings upstream) {
 		McpClientBuilder builder = transport(upstream);
+		common(upstream, builder);
+		customize(upstream.name(), builder);
+		return builder;
+	}
+
+	private static void common(McpUpstreamSettings upstream, McpClientBuilder builder) {
 		builder.protocol(upstream.protocol())
 			.requestTimeout(upstream.requestTimeout())
 			.handshakeTimeout(upstream.handshakeTimeout())
@@ -84,8 +131,6 @@ public final class McpClientConfigurer {
 		if (serverLogLevel != null) {
 			refusedAs(upstream.property("server-log-level"), () -> builder.serverLogLevel(serverLogLevel));
 		}
-		this.customizers.forEach((customizer) -> customizer.customize(upstream.name(), builder));
-		return builder;
 	}
 
 	private McpClientBuilder transport(McpUpstreamSettings upstream) {

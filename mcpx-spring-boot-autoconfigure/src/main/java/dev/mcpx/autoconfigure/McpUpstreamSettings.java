@@ -59,6 +59,8 @@ public final class McpUpstreamSettings {
 
 	private final Duration listingBound;
 
+	private final Duration connectTimeout;
+
 	private final Map<String, String> origins;
 
 	private McpUpstreamSettings(Builder builder) {
@@ -75,6 +77,7 @@ public final class McpUpstreamSettings {
 		this.recoveryPolicy = builder.recoveryPolicy;
 		this.springAi = builder.springAi;
 		this.listingBound = listingBound(this.transport, builder.connectTimeout, this.handshakeTimeout);
+		this.connectTimeout = (this.transport instanceof Http http) ? http.connectTimeout() : builder.connectTimeout;
 		this.origins = Map.copyOf(builder.origins);
 	}
 
@@ -86,6 +89,11 @@ public final class McpUpstreamSettings {
 		}
 		Duration connect = (transport instanceof Http http) ? http.connectTimeout() : undeclaredConnectTimeout;
 		return connect.plus(handshakeTimeout);
+	}
+
+	/** The connect timeout: the HTTP transport's, else what {@code mcpx.defaults} gives. */
+	Duration connectTimeout() {
+		return this.connectTimeout;
 	}
 
 	static Builder builder(String name) {

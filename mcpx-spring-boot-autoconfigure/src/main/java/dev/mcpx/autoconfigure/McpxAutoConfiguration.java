@@ -121,7 +121,20 @@ public final class McpxAutoConfiguration {
 			clients.forEach(McpClient::close);
 			throw ex;
 		}
-		return new McpClients(clients);
+		// upstreams added in code get mcpx.defaults before their own settings, the customizers after
+		return new McpClients(clients, new McpClients.Preparation() {
+
+			@Override
+			public void beforeSettings(String name, McpClientBuilder builder) {
+				configurer.applyDefaults(name, builder);
+			}
+
+			@Override
+			public void afterSettings(String name, McpClientBuilder builder) {
+				configurer.customize(name, builder);
+			}
+
+		});
 	}
 
 	@Bean

@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.ssl.SslBundles;
 
+import dev.mcpx.autoconfigure.McpxProperties.Client;
+
 /**
  * Every upstream's {@link McpUpstreamSettings}, each resolved once from {@code mcpx.clients}
  * and {@code mcpx.defaults} when first asked for, and the one place that reads those
@@ -51,6 +53,29 @@ public final class McpxUpstreams {
 		Map<String, McpUpstreamSettings> all = new LinkedHashMap<>();
 		names().forEach((name) -> all.put(name, get(name)));
 		return all;
+	}
+
+	/**
+	 * Resolves the settings of an upstream added while the application runs, given as they
+	 * would be under {@code mcpx.clients.<name>}, and keeps them as that upstream's (what
+	 * {@link #get} answers from now on).
+	 * @param name the upstream name
+	 * @param client its settings
+	 * @return the resolved settings
+	 * @throws InvalidMcpxPropertyException naming the first invalid property
+	 */
+	public McpUpstreamSettings resolve(String name, Client client) {
+		McpUpstreamSettings settings = this.mapper.map(name, client);
+		this.resolved.put(name, settings);
+		return settings;
+	}
+
+	/**
+	 * Forgets what was resolved for an upstream that left, so that nothing of it is kept.
+	 * @param name the upstream name
+	 */
+	public void forget(String name) {
+		this.resolved.remove(name);
 	}
 
 	/**

@@ -8,7 +8,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -17,6 +19,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.error.McpCapabilityException;
+import dev.mcpx.client.error.McpClientClosedException;
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpProtocolException;
 import dev.mcpx.client.internal.assembly.ClientParts;
@@ -96,6 +99,9 @@ final class DefaultMcpClient implements McpClient {
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
+	/** The calls in flight, and the drain when the client leaves {@link McpClients}. */
+	private final Admission admission;
+
 	private final ProgressRoutes progress;
 
 	private final ResourceSubscriptions subscriptions;
@@ -106,6 +112,7 @@ final class DefaultMcpClient implements McpClient {
 	DefaultMcpClient(ClientParts parts) {
 		ClientSettings settings = parts.settings();
 		this.name = settings.name();
+		this.admission = new Admission(this.name);
 		this.requestTimeout = settings.requestTimeout();
 		this.observations = settings.observationRegistry();
 		this.jsonRpc = parts.jsonRpc();
@@ -136,6 +143,10 @@ final class DefaultMcpClient implements McpClient {
 
 	@Override
 	public List<Tool> listTools() {
+		return admitted(this::tools);
+	}
+
+	private List<Tool> tools() {
 		List<Tool> listed = this.catalogue.get(CatalogueKind.TOOLS, this::fetchTools);
 		SessionState state = this.session.current();
 		return (state != null && this.session.traits(state).mirrorsToolArguments()) ? withoutInvalidHeaders(listed)
@@ -178,9 +189,11 @@ final class DefaultMcpClient implements McpClient {
 	@Override
 	public CallToolResult callTool(String toolName, Map<String, ?> arguments) {
 		requireText(toolName, "tool name");
-		ObjectNode params = toolCall(toolName, arguments);
-		return ResultMapper.callToolResult(
-				send(McpMethods.TOOLS_CALL, params, toolName, toolHeaders(toolName, params), this.requestTimeout));
+		return admitted(() -> {
+			ObjectNode params = toolCall(toolName, arguments);
+			return ResultMapper.callToolResult(
+					send(McpMethods.TOOLS_CALL, params, toolName, toolHeaders(toolName, params), this.requestTimeout));
+		});
 	}
 
 	@Override
@@ -188,6 +201,11 @@ final class DefaultMcpClient implements McpClient {
 		requireText(toolName, "tool name");
 		McpCallOptions given = (options != null) ? options : McpCallOptions.defaults();
 		Duration timeout = (given.timeout() != null) ? given.timeout() : this.requestTimeout;
+		return admitted(() -> callTool(toolName, arguments, given, timeout));
+	}
+
+	private CallToolResult callTool(String toolName, Map<String, ?> arguments, McpCallOptions given,
+			Duration timeout) {
 		ObjectNode params = toolCall(toolName, arguments);
 		try (ProgressRoutes.Route route = this.progress.open(given.onProgress(), timeout,
 				given.resetTimeoutOnProgress(), given.maxTotalTimeout(timeout))) {
@@ -225,7 +243,7 @@ final class DefaultMcpClient implements McpClient {
 			return;
 		}
 		try {
-			listTools();
+			tools();
 			this.catalogue.tools().notedAfterListing(toolName);
 		}
 		catch (McpException ex) {
@@ -248,40 +266,40 @@ final class DefaultMcpClient implements McpClient {
 
 	@Override
 	public List<Prompt> listPrompts() {
-		return this.catalogue.get(CatalogueKind.PROMPTS,
-				() -> listAll(McpMethods.PROMPTS_LIST, "prompts", ResultMapper::prompt));
+		return admitted(() -> this.catalogue.get(CatalogueKind.PROMPTS,
+				() -> listAll(McpMethods.PROMPTS_LIST, "prompts", ResultMapper::prompt)));
 	}
 
 	@Override
 	public GetPromptResult getPrompt(String promptName, Map<String, String> arguments) {
 		requireText(promptName, "prompt name");
-		return ResultMapper.getPromptResult(
-				send(McpMethods.PROMPTS_GET, RequestParams.promptGet(this.jsonRpc, promptName, arguments), null));
+		return admitted(() -> ResultMapper.getPromptResult(
+				send(McpMethods.PROMPTS_GET, RequestParams.promptGet(this.jsonRpc, promptName, arguments), null)));
 	}
 
 	@Override
 	public List<Resource> listResources() {
-		return this.catalogue.get(CatalogueKind.RESOURCES,
-				() -> listAll(McpMethods.RESOURCES_LIST, "resources", ResultMapper::resource));
+		return admitted(() -> this.catalogue.get(CatalogueKind.RESOURCES,
+				() -> listAll(McpMethods.RESOURCES_LIST, "resources", ResultMapper::resource)));
 	}
 
 	@Override
 	public List<ResourceTemplate> listResourceTemplates() {
-		return this.catalogue.get(CatalogueKind.RESOURCE_TEMPLATES, () -> listAll(McpMethods.RESOURCES_TEMPLATES_LIST,
-				"resourceTemplates", ResultMapper::resourceTemplate));
+		return admitted(() -> this.catalogue.get(CatalogueKind.RESOURCE_TEMPLATES,
+				() -> listAll(McpMethods.RESOURCES_TEMPLATES_LIST, "resourceTemplates", ResultMapper::resourceTemplate)));
 	}
 
 	@Override
 	public ReadResourceResult readResource(String uri) {
 		requireText(uri, "resource URI");
-		return ResultMapper.readResourceResult(
-				send(McpMethods.RESOURCES_READ, RequestParams.resourceRead(this.jsonRpc, uri), null));
+		return admitted(() -> ResultMapper.readResourceResult(
+				send(McpMethods.RESOURCES_READ, RequestParams.resourceRead(this.jsonRpc, uri), null)));
 	}
 
 	@Override
 	public McpSubscription subscribe(String uri, Consumer<McpResourceUpdate> onUpdate) {
 		requireText(uri, "resource URI");
-		return this.subscriptions.subscribe(uri, onUpdate);
+		return admitted(() -> this.subscriptions.subscribe(uri, onUpdate));
 	}
 
 	@Override
@@ -289,8 +307,8 @@ final class DefaultMcpClient implements McpClient {
 			Map<String, String> context) {
 		java.util.Objects.requireNonNull(reference, "reference");
 		requireText(argument, "argument name");
-		return ResultMapper.completion(send(McpMethods.COMPLETION_COMPLETE,
-				RequestParams.completion(this.jsonRpc, reference, argument, value, context), null));
+		return admitted(() -> ResultMapper.completion(send(McpMethods.COMPLETION_COMPLETE,
+				RequestParams.completion(this.jsonRpc, reference, argument, value, context), null)));
 	}
 
 	@Override
@@ -309,7 +327,7 @@ final class DefaultMcpClient implements McpClient {
 
 	@Override
 	public void ping() {
-		send(McpMethods.PING, null, null);
+		admitted(() -> send(McpMethods.PING, null, null));
 	}
 
 	@Override
@@ -343,6 +361,7 @@ final class DefaultMcpClient implements McpClient {
 		if (!this.closed.compareAndSet(false, true)) {
 			return;
 		}
+		this.admission.stop();
 		try {
 			this.session.close();
 		}
@@ -361,6 +380,28 @@ final class DefaultMcpClient implements McpClient {
 					// Releasing threads cannot fail in a way the caller could act on.
 				}
 			}
+			this.admission.closed();
+		}
+	}
+
+	/**
+	 * Stops taking calls, lets the calls in flight finish within their own timeouts, then
+	 * closes the client ({@link McpClients#remove}).
+	 * @param why why, for the message of a call refused meanwhile
+	 * @return completes when the client is closed
+	 */
+	CompletableFuture<Void> drain(String why) {
+		return this.admission.drain(why, this::close);
+	}
+
+	/** A call of the API, taken only while the client takes calls. */
+	private <T> T admitted(Supplier<T> call) {
+		this.admission.enter();
+		try {
+			return call.get();
+		}
+		finally {
+			this.admission.exit();
 		}
 	}
 
@@ -391,7 +432,7 @@ final class DefaultMcpClient implements McpClient {
 	private JsonNode send(String method, @Nullable JsonNode params, @Nullable String toolName,
 			Function<SessionState, Map<String, String>> headers, Duration timeout) {
 		if (this.closed.get()) {
-			throw new McpException(this.name, "the client is closed", null);
+			throw new McpClientClosedException(this.name, "close() was called");
 		}
 		Observation observation = McpObservation.start(this.observations, this.name, method);
 		try (Observation.Scope scope = observation.openScope()) {
