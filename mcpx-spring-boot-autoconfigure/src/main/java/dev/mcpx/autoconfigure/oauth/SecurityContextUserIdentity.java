@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -27,13 +26,13 @@ import dev.mcpx.client.oauth.McpSubjectToken;
  */
 final class SecurityContextUserIdentity implements McpUserIdentity {
 
-	private final Function<Supplier<@Nullable McpSubjectToken>, McpCredentials> credentials;
+	private final UserCredentials credentials;
 
 	/**
 	 * Creates the identity.
-	 * @param credentials makes one user's credentials from their subject tokens
+	 * @param credentials makes one user's credentials
 	 */
-	SecurityContextUserIdentity(Function<Supplier<@Nullable McpSubjectToken>, McpCredentials> credentials) {
+	SecurityContextUserIdentity(UserCredentials credentials) {
 		this.credentials = credentials;
 	}
 
@@ -50,7 +49,11 @@ final class SecurityContextUserIdentity implements McpUserIdentity {
 	 */
 	@Override
 	public synchronized McpCredentials credentials(String key) {
-		return this.credentials.apply(() -> {
+		Authentication opening = user();
+		if (opening == null || !key.equals(key(opening))) {
+			throw new IllegalStateException("the credentials of a user are made on that user's thread");
+		}
+		return this.credentials.of(opening.getName(), () -> {
 			Authentication user = user();
 			if (user == null || !key.equals(key(user))) {
 				return null;
@@ -83,6 +86,20 @@ final class SecurityContextUserIdentity implements McpUserIdentity {
 			// every Java platform has SHA-256 (java.security.MessageDigest)
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/** Makes one user's credentials. */
+	@FunctionalInterface
+	interface UserCredentials {
+
+		/**
+		 * The credentials of one user.
+		 * @param principalName the user's name, as Spring Security's {@code OAuth2AuthorizedClientService} keys it
+		 * @param subjectTokens the user's access token on each calling thread of that user
+		 * @return the credentials
+		 */
+		McpCredentials of(String principalName, Supplier<@Nullable McpSubjectToken> subjectTokens);
+
 	}
 
 }

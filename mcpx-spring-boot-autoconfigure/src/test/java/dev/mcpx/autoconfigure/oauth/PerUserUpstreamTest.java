@@ -22,7 +22,16 @@ import org.springframework.ai.tool.ToolCallback;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.security.authentication.TestingAuthenticationToken;
 import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
+import org.springframework.security.oauth2.client.registration.InMemoryClientRegistrationRepository;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.security.oauth2.core.OAuth2AccessToken;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
@@ -301,6 +310,55 @@ class PerUserUpstreamTest {
 				throw new AssertionError(ex);
 			}
 		});
+	}
+
+	@Test
+	void eachUserCallsWithTheirOwnAuthorizedClientKeptInTheAuthorizedClientService() throws Exception {
+		ClientRegistration registration = ClientRegistration.withRegistrationId("crm-user")
+			.clientId(UserAuthorizationServerApp.CLIENT_ID)
+			.clientSecret(UserAuthorizationServerApp.CLIENT_SECRET)
+			.authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
+			.redirectUri("http://127.0.0.1/callback")
+			.authorizationUri(app.issuer() + "/oauth2/authorize")
+			.tokenUri(app.issuer() + "/oauth2/token")
+			.scope(UserAuthorizationServerApp.SCOPE)
+			.build();
+		InMemoryClientRegistrationRepository registrations = new InMemoryClientRegistrationRepository(registration);
+		InMemoryOAuth2AuthorizedClientService authorizedClients = new InMemoryOAuth2AuthorizedClientService(
+				registrations);
+		// alice and bob authorized once in the browser; carol never did
+		for (String user : List.of("alice", "bob")) {
+			authorizedClients.saveAuthorizedClient(new OAuth2AuthorizedClient(registration, user,
+					new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, app.tokenOf(user, app.mcpUrl()),
+							Instant.now(), Instant.now().plusSeconds(300))),
+					new TestingAuthenticationToken(user, null, "ROLE_USER"));
+		}
+		int aliceBefore = app.counters().executions("alice");
+		int bobBefore = app.counters().executions("bob");
+		this.contextRunner.withBean(ClientRegistrationRepository.class, () -> registrations)
+			.withBean(OAuth2AuthorizedClientService.class, () -> authorizedClients)
+			.withPropertyValues("mcpx.clients.crm.url=" + app.mcpUrl(), "mcpx.clients.crm.protocol=legacy",
+					"mcpx.clients.crm.oauth.identity=user", "mcpx.clients.crm.oauth.registration-id=crm-user")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpClient client = context.getBean(McpClients.class).get("crm");
+				for (int i = 0; i < 3; i++) {
+					String text = "call-" + i;
+					assertThat(as(new TestingAuthenticationToken("alice", null, "ROLE_USER"),
+							() -> client.callTool("whoami", Map.of("text", text))).text()).isEqualTo("alice:" + text);
+					assertThat(as(new TestingAuthenticationToken("bob", null, "ROLE_USER"),
+							() -> client.callTool("whoami", Map.of("text", text))).text()).isEqualTo("bob:" + text);
+				}
+				assertThatExceptionOfType(McpAuthenticationException.class)
+					.isThrownBy(() -> as(new TestingAuthenticationToken("carol", null, "ROLE_USER"),
+							() -> client.callTool("whoami", Map.of("text", "x"))))
+					.satisfies((failure) -> assertThat(failure.getCause()).hasMessageContaining("crm-user")
+						.hasMessageContaining("authorize"));
+				assertThat(client.status().userSessions().open()).isEqualTo(3);
+			});
+		assertThat(app.counters().executions("alice") - aliceBefore).isEqualTo(3);
+		assertThat(app.counters().executions("bob") - bobBefore).isEqualTo(3);
+		assertThat(app.counters().executions("carol")).isZero();
 	}
 
 }

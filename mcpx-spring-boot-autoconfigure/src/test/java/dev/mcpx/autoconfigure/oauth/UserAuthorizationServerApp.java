@@ -54,6 +54,7 @@ import org.springframework.security.oauth2.server.authorization.InMemoryOAuth2Au
 import org.springframework.security.oauth2.server.authorization.OAuth2Authorization;
 import org.springframework.security.oauth2.server.authorization.OAuth2AuthorizationService;
 import org.springframework.security.oauth2.server.authorization.OAuth2TokenType;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientCredentialsAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2TokenExchangeAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.token.JwtEncodingContext;
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenCustomizer;
@@ -151,9 +152,24 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 	 * @return the user's authentication
 	 */
 	JwtAuthenticationToken signIn(String user) {
+		Jwt jwt = NimbusJwtDecoder.withJwkSetUri(issuer() + "/oauth2/jwks").build().decode(tokenOf(user, null));
+		return authenticated(jwt);
+	}
+
+	/**
+	 * A token whose subject is the user, for the resource named (RFC 8707), as the user's
+	 * authorized client would hold it after authorizing once in the browser.
+	 * @param user one of {@link #USERS}
+	 * @param resource the resource, or {@code null} for the user's own token
+	 * @return the token
+	 */
+	String tokenOf(String user, @Nullable String resource) {
 		MultiValueMap<String, String> form = new LinkedMultiValueMap<>();
 		form.add("grant_type", "client_credentials");
 		form.add("scope", SCOPE);
+		if (resource != null) {
+			form.add("resource", resource);
+		}
 		Map<?, ?> response = RestClient.create()
 			.post()
 			.uri(issuer() + "/oauth2/token")
@@ -162,10 +178,7 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 			.body(form)
 			.retrieve()
 			.body(Map.class);
-		Jwt jwt = NimbusJwtDecoder.withJwkSetUri(issuer() + "/oauth2/jwks")
-			.build()
-			.decode(String.valueOf(response.get("access_token")));
-		return authenticated(jwt);
+		return String.valueOf(response.get("access_token"));
 	}
 
 	/**
@@ -341,6 +354,10 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 		@Bean
 		OAuth2TokenCustomizer<JwtEncodingContext> audienceFromResource(Counters counters) {
 			return (context) -> {
+				if (context.getAuthorizationGrant() instanceof OAuth2ClientCredentialsAuthenticationToken grant
+						&& grant.getAdditionalParameters().get("resource") != null) {
+					context.getClaims().audience(List.of(grant.getAdditionalParameters().get("resource").toString()));
+				}
 				if (context.getAuthorizationGrant() instanceof OAuth2TokenExchangeAuthenticationToken exchange) {
 					counters.resources.addAll(exchange.getResources());
 					if (!exchange.getResources().isEmpty()) {
