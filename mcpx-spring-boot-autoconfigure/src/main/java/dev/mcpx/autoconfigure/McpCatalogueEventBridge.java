@@ -2,7 +2,6 @@ package dev.mcpx.autoconfigure;
 
 import org.springframework.context.event.EventListener;
 
-import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClients;
 import dev.mcpx.client.event.McpCatalogueInvalidatedEvent;
 
@@ -30,10 +29,8 @@ public class McpCatalogueEventBridge {
 	 */
 	@EventListener
 	public void onCatalogueInvalidated(McpCatalogueInvalidatedEvent event) {
-		if (this.clients.names().contains(event.upstream())) {
-			McpClient client = this.clients.get(event.upstream());
-			client.catalogue().invalidate(event.kinds(), event.reason());
-		}
+		this.clients.find(event.upstream())
+			.ifPresent((client) -> client.catalogue().invalidate(event.kinds(), event.reason()));
 	}
 
 }

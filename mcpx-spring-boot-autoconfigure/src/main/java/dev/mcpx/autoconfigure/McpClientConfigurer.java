@@ -126,7 +126,8 @@ public final class McpClientConfigurer {
 			.catalogueTtl(upstream.catalogueTtl())
 			.listenForChanges(upstream.listenForChanges())
 			.keepaliveInterval(upstream.keepaliveInterval())
-			.recoveryPolicy(upstream.recoveryPolicy());
+			.recoveryPolicy(upstream.recoveryPolicy())
+			.taskAugmentation(upstream.taskAugmentation());
 		String serverLogLevel = upstream.serverLogLevel();
 		if (serverLogLevel != null) {
 			refusedAs(upstream.property("server-log-level"), () -> builder.serverLogLevel(serverLogLevel));

@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ssl.SslBundle;
 
 import dev.mcpx.autoconfigure.McpxProperties.SpringAi.Expose;
+import dev.mcpx.client.recovery.TaskAugmentation;
 import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.StdioCommand;
@@ -57,6 +58,8 @@ public final class McpUpstreamSettings {
 
 	private final SpringAi springAi;
 
+	private final TaskAugmentation taskAugmentation;
+
 	private final Duration listingBound;
 
 	private final Duration connectTimeout;
@@ -76,6 +79,7 @@ public final class McpUpstreamSettings {
 		this.serverLogLevel = builder.serverLogLevel;
 		this.recoveryPolicy = builder.recoveryPolicy;
 		this.springAi = builder.springAi;
+		this.taskAugmentation = builder.taskAugmentation;
 		this.listingBound = listingBound(this.transport, builder.connectTimeout, this.handshakeTimeout);
 		this.connectTimeout = (this.transport instanceof Http http) ? http.connectTimeout() : builder.connectTimeout;
 		this.origins = Map.copyOf(builder.origins);
@@ -200,6 +204,14 @@ public final class McpUpstreamSettings {
 	}
 
 	/**
+	 * When a call of a tool whose task support is optional asks for a task.
+	 * @return the choice
+	 */
+	public TaskAugmentation taskAugmentation() {
+		return this.taskAugmentation;
+	}
+
+	/**
 	 * How long a caller waits for a listing of an upstream not yet contacted: it connects,
 	 * shakes hands and lists, so the connect timeout plus the handshake timeout (a stdio
 	 * upstream connects to nothing).
@@ -234,14 +246,15 @@ public final class McpUpstreamSettings {
 				&& Objects.equals(this.keepaliveInterval, that.keepaliveInterval)
 				&& Objects.equals(this.serverLogLevel, that.serverLogLevel)
 				&& this.recoveryPolicy.equals(that.recoveryPolicy) && this.springAi.equals(that.springAi)
-				&& this.listingBound.equals(that.listingBound) && this.origins.equals(that.origins);
+				&& this.taskAugmentation == that.taskAugmentation && this.listingBound.equals(that.listingBound) && this.origins.equals(that.origins);
 	}
 
 	@Override
 	public int hashCode() {
 		return Objects.hash(this.name, this.transport, this.protocol, this.requestTimeout, this.handshakeTimeout,
 				this.maxMessageBytes, this.catalogueTtl, this.listenForChanges, this.keepaliveInterval,
-				this.serverLogLevel, this.recoveryPolicy, this.springAi, this.listingBound, this.origins);
+				this.serverLogLevel, this.recoveryPolicy, this.springAi, this.taskAugmentation, this.listingBound,
+				this.origins);
 	}
 
 	/** Header values may be secrets: only their names are shown. */
@@ -252,7 +265,8 @@ public final class McpUpstreamSettings {
 				+ this.handshakeTimeout + ", maxMessageBytes=" + this.maxMessageBytes + ", catalogueTtl="
 				+ this.catalogueTtl + ", listenForChanges=" + this.listenForChanges + ", keepaliveInterval="
 				+ this.keepaliveInterval + ", serverLogLevel=" + this.serverLogLevel + ", recoveryPolicy="
-				+ this.recoveryPolicy + ", springAi=" + this.springAi + "]";
+				+ this.recoveryPolicy + ", springAi=" + this.springAi + ", taskAugmentation=" + this.taskAugmentation
+				+ "]";
 	}
 
 	static String prefix(String name) {
@@ -353,6 +367,8 @@ public final class McpUpstreamSettings {
 
 		private SpringAi springAi = new SpringAi("", Expose.ALL, List.of(), List.of());
 
+		private TaskAugmentation taskAugmentation = TaskAugmentation.UNSAFE;
+
 		private final Map<String, String> origins = new HashMap<>();
 
 		private Builder(String name) {
@@ -417,6 +433,11 @@ public final class McpUpstreamSettings {
 
 		Builder springAi(SpringAi springAi) {
 			this.springAi = springAi;
+			return this;
+		}
+
+		Builder taskAugmentation(TaskAugmentation taskAugmentation) {
+			this.taskAugmentation = taskAugmentation;
 			return this;
 		}
 

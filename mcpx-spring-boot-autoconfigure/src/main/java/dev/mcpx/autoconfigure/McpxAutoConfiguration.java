@@ -28,6 +28,7 @@ import org.springframework.web.client.RestClient;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.McpClients;
+import dev.mcpx.client.McpClientsListener;
 import dev.mcpx.client.McpHttpClients;
 import dev.mcpx.client.McpInputHandler;
 import dev.mcpx.client.recovery.ReplayGate;
@@ -112,7 +113,7 @@ public final class McpxAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	McpClients mcpClients(McpClientConfigurer configurer) {
+	McpClients mcpClients(McpClientConfigurer configurer, McpxUpstreams upstreams) {
 		List<McpClient> clients = new ArrayList<>();
 		try {
 			configurer.builders().values().stream().map(McpClientBuilder::build).forEach(clients::add);
@@ -122,7 +123,7 @@ public final class McpxAutoConfiguration {
 			throw ex;
 		}
 		// upstreams added in code get mcpx.defaults before their own settings, the customizers after
-		return new McpClients(clients, new McpClients.Preparation() {
+		McpClients live = new McpClients(clients, new McpClients.Preparation() {
 
 			@Override
 			public void beforeSettings(String name, McpClientBuilder builder) {
@@ -135,6 +136,16 @@ public final class McpxAutoConfiguration {
 			}
 
 		});
+		// nothing is kept of an upstream that left (a configured one is resolved again if asked)
+		live.addListener(new McpClientsListener() {
+
+			@Override
+			public void removed(McpClient client) {
+				upstreams.forget(client.name());
+			}
+
+		});
+		return live;
 	}
 
 	@Bean

@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 import dev.mcpx.client.ProtocolMode;
+import dev.mcpx.client.recovery.TaskAugmentation;
 import dev.mcpx.client.recovery.ToolReplay;
 
 /**
@@ -147,6 +148,13 @@ public class McpxProperties {
 		@NestedConfigurationProperty
 		private final SpringAi springAi = new SpringAi();
 
+		/**
+		 * When tool calls become tasks (2025-11-25 basic/utilities/tasks); unset values fall
+		 * back to mcpx.defaults.tasks.
+		 */
+		@NestedConfigurationProperty
+		private final ToolTasks tasks = new ToolTasks();
+
 		public @Nullable ProtocolMode getProtocol() {
 			return this.protocol;
 		}
@@ -241,6 +249,10 @@ public class McpxProperties {
 
 		public SpringAi getSpringAi() {
 			return this.springAi;
+		}
+
+		public ToolTasks getTasks() {
+			return this.tasks;
 		}
 	}
 
@@ -646,6 +658,27 @@ public class McpxProperties {
 			/** Only tools declared read-only. */
 			READ_ONLY
 
+		}
+	}
+
+	/**
+	 * When an upstream's tool calls become tasks; unset values fall back to
+	 * mcpx.defaults.tasks.
+	 */
+	public static class ToolTasks {
+		/**
+		 * When a call of a tool whose task support is optional asks for a task: unsafe (when
+		 * the call would not be sent again after a lost response), always or never; a tool
+		 * that requires a task always gets one.
+		 */
+		private @Nullable TaskAugmentation augment;
+
+		public @Nullable TaskAugmentation getAugment() {
+			return this.augment;
+		}
+
+		public void setAugment(@Nullable TaskAugmentation augment) {
+			this.augment = augment;
 		}
 	}
 

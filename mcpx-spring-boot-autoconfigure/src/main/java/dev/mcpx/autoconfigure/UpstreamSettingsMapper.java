@@ -31,6 +31,7 @@ import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.StdioCommand;
 import dev.mcpx.client.recovery.ProcessRestartPolicy;
 import dev.mcpx.client.recovery.RecoveryPolicy;
+import dev.mcpx.client.recovery.TaskAugmentation;
 import dev.mcpx.client.recovery.ToolReplay;
 
 /**
@@ -91,6 +92,8 @@ final class UpstreamSettingsMapper {
 		map.from(pick.value("server-log-level", UpstreamSettings::getServerLogLevel)).to(settings::serverLogLevel);
 		settings.recoveryPolicy(recoveryPolicy(pick));
 		settings.springAi(springAi(pick));
+		TaskAugmentation augment = pick.value("tasks.augment", (s) -> s.getTasks().getAugment());
+		map.from(augment).to(settings::taskAugmentation);
 		return settings.build();
 	}
 

@@ -99,7 +99,8 @@ final class BuilderSettings {
 		}, http.client());
 		return new ClientSettings(shared.name(), wire, shared.jsonMapper(), shared.clientInfo(),
 				shared.requestTimeout(), shared.handshakeTimeout(), shared.maxMessageBytes(), shared.era(),
-				shared.recoveryPolicy(), shared.replayGate(), credentialsRefresh(credentials, http.url()),
+				shared.recoveryPolicy(), shared.replayGate(), shared.taskAugmentation(),
+				credentialsRefresh(credentials, http.url()),
 				shared.eventListeners(), shared.notificationListener(), shared.inputAnswers(),
 				shared.inputHandlerTimeout(), shared.serverLogLevel(), shared.catalogueTtl(), shared.listenForChanges(),
 				shared.keepaliveInterval(), shared.observationRegistry(), shared.clock());
@@ -109,7 +110,7 @@ final class BuilderSettings {
 		return new ClientSettings(b.name, wire(b, credentials),
 				(b.jsonMapper != null) ? b.jsonMapper : ClientAssembly.defaultJsonMapper(), b.clientInfo,
 				b.requestTimeout, b.handshakeTimeout, b.maxMessageBytes, fixedEra(b.protocol), b.recoveryPolicy,
-				(b.replayGate != null) ? b.replayGate : new DefaultReplayGate(b.recoveryPolicy),
+				(b.replayGate != null) ? b.replayGate : new DefaultReplayGate(b.recoveryPolicy), b.taskAugmentation,
 				(credentials != null && b.url != null) ? credentialsRefresh(credentials, b.url) : null,
 				b.eventListeners, b.notificationListener::onNotification, inputAnswers(b),
 				(b.inputHandlerTimeout != null) ? b.inputHandlerTimeout : b.requestTimeout, b.serverLogLevel,

@@ -104,6 +104,8 @@ final class DefaultMcpClient implements McpClient {
 
 	private final ProgressRoutes progress;
 
+	private final TaskCalls taskCalls;
+
 	private final ResourceSubscriptions subscriptions;
 
 	/** Whether the client declared roots, so that it may announce their change. */
@@ -124,6 +126,7 @@ final class DefaultMcpClient implements McpClient {
 		this.stats = parts.stats();
 		this.listenLoop = parts.listenLoop();
 		this.progress = parts.progress();
+		this.taskCalls = new TaskCalls(this.name, this.session, this.executor, parts.taskAugment(), parts.tasks());
 		this.subscriptions = new ResourceSubscriptions(this.name, parts.subscriptions(), this.executor, this.session,
 				this.listenLoop, (method, params) -> send(method, params, null), this.closed::get);
 		this.declaresRoots = parts.declaresRoots();
@@ -191,8 +194,9 @@ final class DefaultMcpClient implements McpClient {
 		requireText(toolName, "tool name");
 		return admitted(() -> {
 			ObjectNode params = toolCall(toolName, arguments);
-			return ResultMapper.callToolResult(
-					send(McpMethods.TOOLS_CALL, params, toolName, toolHeaders(toolName, params), this.requestTimeout));
+			Duration cap = this.requestTimeout.multipliedBy(McpCallOptions.DEFAULT_MAX_TOTAL_FACTOR);
+			return ResultMapper.callToolResult(this.taskCalls.call(params, toolName, this.requestTimeout, cap, null,
+					(call) -> send(McpMethods.TOOLS_CALL, call, toolName, toolHeaders(toolName, call), this.requestTimeout)));
 		});
 	}
 
@@ -213,8 +217,9 @@ final class DefaultMcpClient implements McpClient {
 			ObjectNode meta = params.putObject("_meta");
 			given.meta().forEach((key, value) -> meta.set(key, this.jsonRpc.mapper().valueToTree(value)));
 			meta.put("progressToken", route.token());
-			return ResultMapper.callToolResult(
-					send(McpMethods.TOOLS_CALL, params, toolName, toolHeaders(toolName, params), timeout));
+			return ResultMapper.callToolResult(this.taskCalls.call(params, toolName, timeout,
+					given.maxTotalTimeout(timeout), given.onProgress(),
+					(call) -> send(McpMethods.TOOLS_CALL, call, toolName, toolHeaders(toolName, call), timeout)));
 		}
 	}
 

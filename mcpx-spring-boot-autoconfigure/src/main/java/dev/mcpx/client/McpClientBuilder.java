@@ -26,6 +26,7 @@ import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.recovery.DefaultReplayGate;
 import dev.mcpx.client.recovery.ProcessRestartPolicy;
 import dev.mcpx.client.recovery.RecoveryPolicy;
+import dev.mcpx.client.recovery.TaskAugmentation;
 import dev.mcpx.client.recovery.ReplayGate;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -104,6 +105,8 @@ public final class McpClientBuilder {
 	RecoveryPolicy recoveryPolicy = RecoveryPolicy.ofDefaults();
 
 	@Nullable ReplayGate replayGate;
+
+	TaskAugmentation taskAugmentation = TaskAugmentation.UNSAFE;
 
 	final List<McpEventListener> eventListeners = new ArrayList<>();
 
@@ -288,6 +291,20 @@ public final class McpClientBuilder {
 	 */
 	public McpClientBuilder recoveryPolicy(RecoveryPolicy policy) {
 		this.recoveryPolicy = Objects.requireNonNull(policy, "policy");
+		return this;
+	}
+
+	/**
+	 * Sets when a call of a tool whose task support is {@code optional} asks the server for a
+	 * task (2025-11-25 basic/utilities/tasks §Tool-Level Negotiation); a {@code required}
+	 * tool is always called as a task, a {@code forbidden} one never. A call that became a
+	 * task is followed to its outcome by its task id, and never sent again.
+	 * @param augmentation the choice; default {@link TaskAugmentation#UNSAFE}: a task exactly
+	 * when the call would not be sent again after a lost response
+	 * @return this builder
+	 */
+	public McpClientBuilder taskAugmentation(TaskAugmentation augmentation) {
+		this.taskAugmentation = Objects.requireNonNull(augmentation, "augmentation");
 		return this;
 	}
 

@@ -23,6 +23,8 @@ import dev.mcpx.client.recovery.ProcessRestartPolicy;
 import dev.mcpx.client.recovery.RecoveryPolicy;
 import dev.mcpx.client.recovery.ToolReplay;
 
+import dev.mcpx.client.recovery.TaskAugmentation;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -114,6 +116,17 @@ class McpxUpstreamsTest {
 			.build());
 		assertThat(inherits.springAi().toolPrefix()).isEqualTo("any_");
 		assertThat(inherits.springAi().expose()).isEqualTo(Expose.READ_ONLY);
+	}
+
+	@Test
+	void whenToolCallsBecomeTasksIsAnUpstreamsOwnElseTheDefaultElseUnsafe() {
+		McpxUpstreams upstreams = upstreams("mcpx.clients.own.url", "http://127.0.0.1:1/mcp",
+				"mcpx.clients.inherits.url", "http://127.0.0.1:2/mcp", "mcpx.defaults.tasks.augment", "always",
+				"mcpx.clients.own.tasks.augment", "never");
+		assertThat(upstreams.get("own").taskAugmentation()).isEqualTo(TaskAugmentation.NEVER);
+		assertThat(upstreams.get("inherits").taskAugmentation()).isEqualTo(TaskAugmentation.ALWAYS);
+		assertThat(upstreams("mcpx.clients.plain.url", "http://127.0.0.1:1/mcp").get("plain").taskAugmentation())
+			.isEqualTo(TaskAugmentation.UNSAFE);
 	}
 
 	@Test

@@ -60,6 +60,7 @@ class CoreBoundaryTest {
 			List.of("dev.mcpx.client.internal.session"),
 			List.of("dev.mcpx.client.internal.catalogue"),
 			List.of("dev.mcpx.client.internal.recovery"),
+			List.of("dev.mcpx.client.internal.task"),
 			List.of("dev.mcpx.client.internal.assembly"),
 			List.of("dev.mcpx.client"),
 			// OAuth credentials: an McpCredentials on Spring Security and Nimbus (optional)

@@ -53,6 +53,14 @@ public final class ResponseLosingProxy implements AutoCloseable {
 
 	private final AtomicInteger lost = new AtomicInteger();
 
+	/** The prefix of an arming by method rather than by tool. */
+	private static final String METHOD_ARMING = "method:";
+
+	/** JSON-RPC requests that reached the server, per method. */
+	private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
+
+	private static final Pattern METHOD = Pattern.compile("\"method\"\\s*:\\s*\"([^\"]+)\"");
+
 	private volatile boolean closed;
 
 	private ResponseLosingProxy(int upstreamPort) throws IOException {
@@ -97,6 +105,17 @@ public final class ResponseLosingProxy implements AutoCloseable {
 	}
 
 	/**
+	 * Loses the responses to the next {@code times} requests of a method other than
+	 * {@code tools/call} (a poll, {@code tasks/get}), as {@link #loseResponseOf(String, int)}
+	 * does for a tool's calls.
+	 * @param method the JSON-RPC method
+	 * @param times how many requests; {@code 0} disarms
+	 */
+	public void loseResponseOfMethod(String method, int times) {
+		this.armed.put(METHOD_ARMING + method, new Arming(new AtomicInteger(times), 0));
+	}
+
+	/**
 	 * Cuts the event stream answering the next call of the tool inside its {@code event}-th
 	 * event (counted from 1), right after that event's {@code id:} line: the events before it
 	 * reach the client whole, of that one only the {@code id:} line, then both connections
@@ -114,6 +133,17 @@ public final class ResponseLosingProxy implements AutoCloseable {
 	 */
 	public int lost() {
 		return this.lost.get();
+	}
+
+	/**
+	 * Returns how many requests of a method the server answered (at least its first byte) so
+	 * far, responses lost or not: what the server saw.
+	 * @param method the JSON-RPC method, for example {@code tools/call}
+	 * @return the count
+	 */
+	public int requests(String method) {
+		AtomicInteger count = this.requests.get(method);
+		return (count != null) ? count.get() : 0;
 	}
 
 	@Override
@@ -150,10 +180,23 @@ public final class ResponseLosingProxy implements AutoCloseable {
 
 	/** What is armed for the request, taking one of its times; {@code null} when nothing is. */
 	private @Nullable Arming takeArmed(String request) {
+		for (Map.Entry<String, Arming> entry : this.armed.entrySet()) {
+			if (entry.getKey().startsWith(METHOD_ARMING)) {
+				Pattern method = Pattern.compile("\"method\"\\s*:\\s*\""
+						+ Pattern.quote(entry.getKey().substring(METHOD_ARMING.length())) + "\"");
+				if (method.matcher(request).find()
+						&& entry.getValue().times().getAndUpdate((left) -> Math.max(0, left - 1)) > 0) {
+					return entry.getValue();
+				}
+			}
+		}
 		if (!TOOL_CALL.matcher(request).find()) {
 			return null;
 		}
 		for (Map.Entry<String, Arming> entry : this.armed.entrySet()) {
+			if (entry.getKey().startsWith(METHOD_ARMING)) {
+				continue;
+			}
 			Pattern name = Pattern.compile("\"name\"\\s*:\\s*\"" + Pattern.quote(entry.getKey()) + "\"");
 			if (name.matcher(request).find()
 					&& entry.getValue().times().getAndUpdate((left) -> Math.max(0, left - 1)) > 0) {
@@ -190,6 +233,9 @@ public final class ResponseLosingProxy implements AutoCloseable {
 
 		/** Set once the bytes up to a cut are forwarded: close after writing them. */
 		private boolean cutAfterWrite;
+
+		/** Whether the request being answered was counted. */
+		private boolean counted;
 
 		Connection(Socket client, Socket upstream) {
 			this.client = client;
@@ -233,8 +279,18 @@ public final class ResponseLosingProxy implements AutoCloseable {
 		private void serverToClient() {
 			pump(this.upstream, this.client, (bytes, length) -> {
 				synchronized (this) {
+					if (!this.counted && this.request.length() > 0) {
+						// the server answers: the request it read is whole
+						Matcher method = METHOD.matcher(this.request);
+						while (method.find()) {
+							ResponseLosingProxy.this.requests.computeIfAbsent(method.group(1), (m) -> new AtomicInteger())
+								.incrementAndGet();
+						}
+						this.counted = true;
+					}
 					if (this.arming == null) {
 						this.request.setLength(0);
+						this.counted = false;
 						return length;
 					}
 					int before = this.held.length();

@@ -67,10 +67,8 @@ public class McpxEndpoint {
 	 */
 	@ReadOperation
 	public @Nullable UpstreamDescriptor upstream(@Selector String name) {
-		if (!this.clients.names().contains(name)) {
-			return null;
-		}
-		return new UpstreamDescriptor(upstream(this.clients.get(name)), events(name));
+		return this.clients.find(name).map((client) -> new UpstreamDescriptor(upstream(client), events(name)))
+			.orElse(null);
 	}
 
 	private Map<String, Object> upstream(McpClient client) {

@@ -1,8 +1,8 @@
 package dev.mcpx.autoconfigure.actuate;
 
 import java.time.Clock;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
@@ -14,13 +14,19 @@ import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClients;
 
 /**
- * The health of every upstream, one indicator each, named after the upstream: registered
- * as {@code mcpx}, each shows at {@code /actuator/health/mcpx/<name>}. Closing it stops the
- * probe's threads, if it has a probe.
+ * The health of every live upstream, one indicator each, named after the upstream:
+ * registered as {@code mcpx}, each shows at {@code /actuator/health/mcpx/<name>}. It reads
+ * the live set of {@link McpClients} on every check, so an upstream added or removed while
+ * the application runs shows, or goes, without a restart. Closing it stops the probe's
+ * threads, if it has a probe.
  */
 public final class McpxHealthContributor implements CompositeHealthContributor, AutoCloseable {
 
-	private final CompositeHealthContributor indicators;
+	private final McpClients clients;
+
+	private final McpxHealthSettings settings;
+
+	private final Clock clock;
 
 	private final @Nullable McpxHealthProbe probe;
 
@@ -34,22 +40,29 @@ public final class McpxHealthContributor implements CompositeHealthContributor, 
 	}
 
 	McpxHealthContributor(McpClients clients, McpxHealthSettings settings, Clock clock) {
+		this.clients = clients;
+		this.settings = settings;
+		this.clock = clock;
 		this.probe = settings.probe() ? new McpxHealthProbe(settings.timeout(), clients.names().size()) : null;
-		Map<String, HealthIndicator> byName = new LinkedHashMap<>();
-		for (McpClient client : clients) {
-			byName.put(client.name(), new McpClientHealthIndicator(client, settings, this.probe, clock));
-		}
-		this.indicators = CompositeHealthContributor.fromMap(byName);
 	}
 
 	@Override
 	public @Nullable HealthContributor getContributor(String name) {
-		return this.indicators.getContributor(name);
+		return this.clients.find(name).map(this::indicator).orElse(null);
 	}
 
 	@Override
 	public Stream<Entry> stream() {
-		return this.indicators.stream();
+		List<Entry> entries = new ArrayList<>();
+		// one snapshot of the live set; an indicator holds nothing but its client
+		for (McpClient client : this.clients) {
+			entries.add(new Entry(client.name(), indicator(client)));
+		}
+		return entries.stream();
+	}
+
+	private HealthIndicator indicator(McpClient client) {
+		return new McpClientHealthIndicator(client, this.settings, this.probe, this.clock);
 	}
 
 	@Override

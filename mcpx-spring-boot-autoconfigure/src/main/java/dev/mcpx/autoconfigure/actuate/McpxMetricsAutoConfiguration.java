@@ -6,9 +6,11 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 
 import dev.mcpx.autoconfigure.McpxAutoConfiguration;
+import dev.mcpx.client.McpClients;
 
 /**
  * Auto-configuration of the recovery counter, {@value McpxRecoveryMetrics#NAME}, when the
@@ -26,8 +28,11 @@ public final class McpxMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	McpxRecoveryMetrics mcpxRecoveryMetrics(MeterRegistry registry) {
-		return new McpxRecoveryMetrics(registry);
+	McpxRecoveryMetrics mcpxRecoveryMetrics(MeterRegistry registry, ObjectProvider<McpClients> clients) {
+		McpxRecoveryMetrics metrics = new McpxRecoveryMetrics(registry);
+		// the meters of an upstream removed while the application runs go with it
+		clients.ifAvailable((live) -> live.addListener(metrics));
+		return metrics;
 	}
 
 }

@@ -1,10 +1,15 @@
 package dev.mcpx.autoconfigure.actuate;
 
+import java.util.List;
+
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.context.event.EventListener;
 
+import dev.mcpx.client.McpClient;
+import dev.mcpx.client.McpClientsListener;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpRecoveryFailedEvent;
 import dev.mcpx.client.event.McpReissueRefusedEvent;
@@ -32,8 +37,15 @@ import dev.mcpx.client.event.ReplayCause;
  * handled at once as a stream without ids: {@code resumption}, {@code not-resumable}.</li>
  * </ul>
  * The request timer, {@code mcpx.client.requests}, comes from each client's observation.
+ * <p>
+ * Registered as a {@link McpClientsListener}, it removes every {@code mcpx.client.*} meter
+ * of an upstream that leaves the live set, so that upstreams coming and going leave no
+ * meters behind.
  */
-public class McpxRecoveryMetrics {
+public class McpxRecoveryMetrics implements McpClientsListener {
+
+	/** What every meter of an upstream is named under. */
+	private static final String METERS = "mcpx.client.";
 
 	/** The counter's name. */
 	public static final String NAME = "mcpx.client.recoveries";
@@ -75,6 +87,21 @@ public class McpxRecoveryMetrics {
 		else if (event instanceof McpStreamNotResumableEvent) {
 			count(event, Kind.RESUMPTION, Outcome.NOT_RESUMABLE);
 		}
+	}
+
+	/**
+	 * Removes the meters of an upstream that left the live set.
+	 * @param client its client
+	 */
+	@Override
+	public void removed(McpClient client) {
+		String upstream = client.name();
+		List<Meter> meters = this.registry.getMeters()
+			.stream()
+			.filter((meter) -> meter.getId().getName().startsWith(METERS)
+					&& upstream.equals(meter.getId().getTag("upstream")))
+			.toList();
+		meters.forEach(this.registry::remove);
 	}
 
 	private void count(McpEvent event, Kind kind, Outcome outcome) {

@@ -1,9 +1,5 @@
 package dev.mcpx.autoconfigure.ai;
 
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
-
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -15,7 +11,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
-import dev.mcpx.autoconfigure.McpUpstreamSettings;
 import dev.mcpx.autoconfigure.McpxAutoConfiguration;
 import dev.mcpx.autoconfigure.McpxUpstreams;
 import dev.mcpx.client.McpClients;
@@ -39,15 +34,10 @@ public final class McpxSpringAiAutoConfiguration {
 	McpxToolCallbackProvider mcpxToolCallbackProvider(McpClients clients, McpxUpstreams upstreams,
 			McpxSpringAiProperties springAi, ObjectProvider<McpToolFilter> filters) {
 		McpToolFilter filter = (upstream, tool) -> filters.orderedStream().allMatch((f) -> f.test(upstream, tool));
-		// Settings are read once: properties do not change after startup.
-		Map<String, ToolExposure> exposures = new HashMap<>();
-		Map<String, Duration> listingBounds = new HashMap<>();
-		clients.names().forEach((name) -> {
-			McpUpstreamSettings settings = upstreams.get(name);
-			exposures.put(name, ToolExposure.of(settings));
-			listingBounds.put(name, settings.listingBound());
-		});
-		return new McpxToolCallbackProvider(clients, exposures::get, listingBounds::get, filter,
+		// Read per upstream from the resolved settings (resolved once each), so that upstreams
+		// added while the application runs, and refreshed settings, are followed.
+		return new McpxToolCallbackProvider(clients, (name) -> ToolExposure.of(upstreams.get(name)),
+				(name) -> upstreams.get(name).listingBound(), filter,
 				springAi.isFailOnUnavailableUpstream(), JsonMapper.shared());
 	}
 

@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -106,6 +107,9 @@ public final class McpxToolCallbackProvider implements ToolCallbackProvider, Aut
 	@Override
 	public ToolCallback[] getToolCallbacks() {
 		Map<String, List<Tool>> toolsByUpstream = listAll();
+		// what was kept of upstreams that left the live set goes with them
+		this.built.keySet().retainAll(this.clients.names());
+		this.unavailable.retainAll(this.clients.names());
 		List<Candidate> candidates = new ArrayList<>();
 		toolsByUpstream.forEach((upstream, tools) -> {
 			ToolExposure exposure = this.exposures.apply(upstream);
@@ -115,7 +119,10 @@ public final class McpxToolCallbackProvider implements ToolCallbackProvider, Aut
 				}
 			}
 		});
-		return name(candidates).stream().map(this::callback).toArray(ToolCallback[]::new);
+		return name(candidates).stream()
+			.map(this::callback)
+			.flatMap(Optional::stream)
+			.toArray(ToolCallback[]::new);
 	}
 
 	/**
@@ -154,18 +161,22 @@ public final class McpxToolCallbackProvider implements ToolCallbackProvider, Aut
 		}
 	}
 
-	private ToolCallback callback(Candidate candidate) {
+	/** The tool's callback; none when its upstream left the live set since it was listed. */
+	private Optional<ToolCallback> callback(Candidate candidate) {
 		Built current = this.built.get(candidate.upstream());
 		McpToolCallback cached = (current != null) ? current.callbacks().get(candidate.tool()) : null;
 		if (cached != null && cached.getToolDefinition().name().equals(candidate.name())) {
-			return cached;
+			return Optional.of(cached);
 		}
-		McpToolCallback callback = new McpToolCallback(this.clients.get(candidate.upstream()), candidate.tool(),
-				candidate.name(), this.json);
+		Optional<McpClient> client = this.clients.find(candidate.upstream());
+		if (client.isEmpty()) {
+			return Optional.empty();
+		}
+		McpToolCallback callback = new McpToolCallback(client.get(), candidate.tool(), candidate.name(), this.json);
 		if (current != null) {
 			current.callbacks().put(candidate.tool(), callback);
 		}
-		return callback;
+		return Optional.of(callback);
 	}
 
 	/**

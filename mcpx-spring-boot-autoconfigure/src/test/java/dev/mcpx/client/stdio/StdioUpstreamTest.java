@@ -257,10 +257,11 @@ class StdioUpstreamTest {
 	@Test
 	void aServerThatNeverAnswersInitializeFailsWithinTheHandshakeTimeoutAndIsStopped() {
 		try (McpClient client = client(StdioPeer.command(log(), "--never-answer")).protocol(ProtocolMode.LEGACY)
-			.handshakeTimeout(Duration.ofSeconds(3))
+			// long enough for the server process to start (and log it) on a loaded machine
+			.handshakeTimeout(Duration.ofSeconds(10))
 			.build()) {
 			assertThatExceptionOfType(McpTimeoutException.class).isThrownBy(client::listTools)
-				.withMessageContaining("initialize timed out after 3000 ms");
+				.withMessageContaining("initialize timed out after 10000 ms");
 			assertThat(StdioPeer.starts(log())).isEqualTo(1);
 			long pid = StdioPeer.lastPid(log());
 			assertThat(StdioPeer.await(WAIT, () -> !StdioPeer.alive(pid))).isTrue();

@@ -27,6 +27,8 @@ import dev.mcpx.client.internal.session.ServerRequests;
 import dev.mcpx.client.internal.session.SessionSettings;
 import dev.mcpx.client.internal.session.SessionSetup;
 import dev.mcpx.client.internal.session.Subscriptions;
+import dev.mcpx.client.internal.task.TaskAugment;
+import dev.mcpx.client.internal.task.TaskFollower;
 import dev.mcpx.client.internal.transport.McpTransport;
 import dev.mcpx.client.internal.transport.Watchdog;
 import dev.mcpx.client.internal.transport.stdio.StdioTransport;
@@ -71,9 +73,12 @@ public final class ClientAssembly {
 		ProtocolSession session = session(s, exchange, events, serverLog, subscriptions);
 		RecoveringExecutor executor = new RecoveringExecutor(s.name(), session, s.recoveryPolicy(), s.replayGate(),
 				catalogue, events, s.credentialsRefresh());
+		TaskFollower tasks = new TaskFollower(s.name(), executor, jsonRpc);
+		TaskAugment taskAugment = new TaskAugment(s.taskAugmentation(), catalogue.tools(), executor);
 		ListenLoop listenLoop = s.listenForChanges()
 				? new ListenLoop(s.name(), session, subscriptions, serverLog, s.inputAnswers() != null) : null;
-		return new ClientParts(s, jsonRpc, stats, catalogue, session, executor, listenLoop, progress, subscriptions,
+		return new ClientParts(s, jsonRpc, stats, catalogue, session, executor, tasks, taskAugment, listenLoop, progress,
+				subscriptions,
 				serverRequests.declaresRoots(), List.of(watchdog, background, serverRequests, transport));
 	}
 

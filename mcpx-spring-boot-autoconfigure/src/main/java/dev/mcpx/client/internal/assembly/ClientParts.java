@@ -11,6 +11,8 @@ import dev.mcpx.client.internal.session.ListenLoop;
 import dev.mcpx.client.internal.session.ProgressRoutes;
 import dev.mcpx.client.internal.session.ProtocolSession;
 import dev.mcpx.client.internal.session.Subscriptions;
+import dev.mcpx.client.internal.task.TaskAugment;
+import dev.mcpx.client.internal.task.TaskFollower;
 
 /**
  * What one client is made of, each part built once and complete by {@link ClientAssembly}:
@@ -22,6 +24,8 @@ import dev.mcpx.client.internal.session.Subscriptions;
  * @param catalogue the cached listings
  * @param session the era's session
  * @param executor the recovery loop over the session, the one way a request is sent
+ * @param tasks follows tool calls that became tasks
+ * @param taskAugment decides which tool calls ask for a task
  * @param listenLoop keeps the notification stream open, absent when listening is off
  * @param progress routes progress notifications to their calls
  * @param subscriptions the application's resource subscriptions
@@ -30,7 +34,8 @@ import dev.mcpx.client.internal.session.Subscriptions;
  * transport
  */
 public record ClientParts(ClientSettings settings, JsonRpc jsonRpc, ClientStats stats, Catalogue catalogue,
-		ProtocolSession session, RecoveringExecutor executor, @Nullable ListenLoop listenLoop, ProgressRoutes progress,
+		ProtocolSession session, RecoveringExecutor executor, TaskFollower tasks, TaskAugment taskAugment,
+		@Nullable ListenLoop listenLoop, ProgressRoutes progress,
 		Subscriptions subscriptions, boolean declaresRoots, List<AutoCloseable> resources) {
 
 	public ClientParts {

@@ -23,6 +23,7 @@ import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.recovery.ProcessRestartPolicy;
 import dev.mcpx.client.recovery.RecoveryPolicy;
 import dev.mcpx.client.recovery.ReplayGate;
+import dev.mcpx.client.recovery.TaskAugmentation;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -41,6 +42,7 @@ import tools.jackson.databind.json.JsonMapper;
  * @param era the era fixed by configuration, absent to detect it
  * @param recoveryPolicy how the client recovers
  * @param replayGate decides whether a request may be sent a second time
+ * @param taskAugmentation when a call of a tool with optional task support asks for a task
  * @param credentialsRefresh refreshes refused credentials, absent without credentials
  * @param eventListeners the application's listeners of recovery events, in order
  * @param notificationListener the application's listener of server notifications
@@ -55,7 +57,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public record ClientSettings(String name, Wire wire, JsonMapper jsonMapper, Implementation clientInfo,
 		Duration requestTimeout, Duration handshakeTimeout, int maxMessageBytes, @Nullable ProtocolEra era,
-		RecoveryPolicy recoveryPolicy, ReplayGate replayGate, @Nullable CredentialsRefresh credentialsRefresh,
+		RecoveryPolicy recoveryPolicy, ReplayGate replayGate, TaskAugmentation taskAugmentation,
+		@Nullable CredentialsRefresh credentialsRefresh,
 		List<McpEventListener> eventListeners, ServerMessageListener notificationListener,
 		@Nullable InputAnswers inputAnswers, Duration inputHandlerTimeout, @Nullable String serverLogLevel,
 		Duration catalogueTtl, boolean listenForChanges, @Nullable Duration keepaliveInterval,

@@ -8,12 +8,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 import dev.mcpx.client.internal.protocol.ToolHeaders;
+import dev.mcpx.client.model.TaskSupport;
 import dev.mcpx.client.model.Tool;
 import dev.mcpx.client.model.ToolAnnotations;
 
 /**
  * What a client learned about tools at list time: each tool's annotations (the replay
- * gate's evidence) and its {@code x-mcp-header} declarations (the headers of its calls).
+ * gate's evidence), its {@code x-mcp-header} declarations (the headers of its calls) and
+ * whether it may be called as a task.
  * Filled by every {@code tools/list}; when a tool is unknown, the registry can list tools
  * once (read-shaped, safe) to learn it.
  * <p>
@@ -65,7 +67,7 @@ public final class ToolRegistry {
 	 */
 	public void remember(List<Tool> tools) {
 		for (Tool tool : tools) {
-			this.tools.put(tool.name(), new Known(tool.annotations(), ToolHeaders.of(tool.inputSchema())));
+			this.tools.put(tool.name(), new Known(tool.annotations(), ToolHeaders.of(tool.inputSchema()), tool.taskSupport()));
 			this.absent.remove(tool.name());
 		}
 	}
@@ -126,6 +128,17 @@ public final class ToolRegistry {
 	}
 
 	/**
+	 * Whether a tool may be called as a task, as its last listing said (2025-11-25
+	 * basic/utilities/tasks §Tool-Level Negotiation).
+	 * @param tool the tool name
+	 * @return the support; {@link TaskSupport#FORBIDDEN} for a tool never listed
+	 */
+	public TaskSupport taskSupport(String tool) {
+		Known known = this.tools.get(tool);
+		return (known != null) ? known.taskSupport() : TaskSupport.FORBIDDEN;
+	}
+
+	/**
 	 * The header declarations of a tool, listing tools first if it was never seen (and not
 	 * found missing lately).
 	 * @param tool the tool name
@@ -156,7 +169,7 @@ public final class ToolRegistry {
 		notedAfterListing(tool);
 	}
 
-	private record Known(ToolAnnotations annotations, ToolHeaders headers) {
+	private record Known(ToolAnnotations annotations, ToolHeaders headers, TaskSupport taskSupport) {
 	}
 
 }

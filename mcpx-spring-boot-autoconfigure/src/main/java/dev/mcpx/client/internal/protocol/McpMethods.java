@@ -47,6 +47,12 @@ public final class McpMethods {
 
 	public static final String RESOURCES_SUBSCRIBE = "resources/subscribe";
 
+	public static final String TASKS_GET = "tasks/get";
+
+	public static final String TASKS_RESULT = "tasks/result";
+
+	public static final String TASKS_CANCEL = "tasks/cancel";
+
 	private McpMethods() {
 	}
 

@@ -17,6 +17,7 @@ import dev.mcpx.client.model.ReadResourceResult;
 import dev.mcpx.client.model.Resource;
 import dev.mcpx.client.model.ResourceContents;
 import dev.mcpx.client.model.ResourceTemplate;
+import dev.mcpx.client.model.TaskSupport;
 import dev.mcpx.client.model.Tool;
 import dev.mcpx.client.model.ToolAnnotations;
 import tools.jackson.databind.JsonNode;
@@ -38,7 +39,8 @@ public final class ResultMapper {
 	public static Tool tool(JsonNode json) {
 		JsonNode annotations = json.path("annotations");
 		return new Tool(required(json, "name"), text(json, "title"), text(json, "description"), json.get("inputSchema"),
-				json.get("outputSchema"), annotations.isObject() ? annotations(annotations) : ToolAnnotations.NONE);
+				json.get("outputSchema"), annotations.isObject() ? annotations(annotations) : ToolAnnotations.NONE,
+				TaskSupport.of(text(json.path("execution"), "taskSupport")));
 	}
 
 	private static ToolAnnotations annotations(JsonNode json) {

@@ -42,6 +42,16 @@ public record Attempt(@Nullable McpRequest request, @Nullable SessionState on, @
 	}
 
 	/**
+	 * This first attempt, made on a given state rather than the current one.
+	 * @param state the state to send on
+	 * @return the attempt
+	 */
+	Attempt on(SessionState state) {
+		return new Attempt(this.request, state, this.resumeFrom, this.number, this.sends, this.mayHaveExecuted,
+				this.resumptions, this.sendStartedNanos, this.fired);
+	}
+
+	/**
 	 * Whether this attempt sends the request (rather than resuming a stream, or only
 	 * opening the session).
 	 * @return {@code true} for a send

@@ -5,6 +5,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.error.McpException;
+import dev.mcpx.client.event.ReplayCause;
+import dev.mcpx.client.internal.session.McpRequest;
 
 /**
  * The follow-up step: given a failed attempt, the next attempt or none. Each kind of
@@ -32,6 +34,16 @@ final class FollowUps {
 
 	FollowUps(Recovery recovery) {
 		this.recovery = recovery;
+	}
+
+	/**
+	 * Whether a lost response of this tool call would lead to a second send.
+	 * @param request the tool call
+	 * @return {@code true} when broken-stream recovery is on and the gate allows it
+	 */
+	boolean resendsAfterLostResponse(McpRequest request) {
+		return this.recovery.policy.brokenStream()
+				&& this.recovery.askGate(request, ReplayCause.STREAM_LOST, true).allowed();
 	}
 
 	/**

@@ -43,6 +43,12 @@ import tools.jackson.databind.JsonNode;
  * <li>a broken legacy stream is resumed at most {@code resumption-attempts} times per
  * send; resuming reads the same execution and is not a send.</li>
  * </ul>
+ * A tool call that became a task (docs/architecture.md, "Tasks") keeps this bound for its
+ * {@code tools/call} until the task id arrives, and is never sent again after: each poll
+ * ({@code tasks/get}, {@code tasks/result}, {@code tasks/cancel}) is a request of its own,
+ * read-shaped, under the same bound, and a poll that names a task of an expired session is
+ * not replayed into the new one ({@code Recovery.sessionBoundState}). How many polls a task
+ * costs is bounded by its caller's deadlines, not here.
  */
 public final class RecoveringExecutor implements RequestExecutor {
 
@@ -94,6 +100,23 @@ public final class RecoveringExecutor implements RequestExecutor {
 	@Override
 	public JsonNode execute(McpRequest request) {
 		return loop(Attempt.first(request), this.execution);
+	}
+
+	@Override
+	public JsonNode execute(McpRequest request, SessionState on) {
+		return loop(Attempt.first(request).on(on), this.execution);
+	}
+
+	/**
+	 * Whether a tool call would be sent again after its response was lost: broken-stream
+	 * recovery is on and the replay gate allows it. Asked before the call, so that a call
+	 * that would not be sent again can be made a task (docs/architecture.md, "Tasks"); no
+	 * event is published, since nothing was refused yet.
+	 * @param request the tool call
+	 * @return {@code true} when a lost response would be answered by a second send
+	 */
+	public boolean resendsAfterLostResponse(McpRequest request) {
+		return this.followUps.resendsAfterLostResponse(request);
 	}
 
 	/**

@@ -23,4 +23,15 @@ public interface RequestExecutor {
 	 */
 	JsonNode execute(McpRequest request);
 
+	/**
+	 * Executes the request on a given session rather than the current one: a request that
+	 * names state of that session (a task of a 2025-11-25 server that binds tasks to their
+	 * session). Failures are recovered as for any request; one whose session expired is not
+	 * replayed into the new session.
+	 * @param request the request
+	 * @param on the session to send it on
+	 * @return the JSON-RPC result
+	 */
+	JsonNode execute(McpRequest request, SessionState on);
+
 }
