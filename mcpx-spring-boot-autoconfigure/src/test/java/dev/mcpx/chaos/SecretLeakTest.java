@@ -254,6 +254,8 @@ class SecretLeakTest {
 
 	static final String EXCHANGED = "xt-Vb5nM8qW2eR6tY9uI3oP7aS1dF4gHj";
 
+	static final String EXCHANGED_2 = "xt2-Lp3oK6iJ9uH2yG5tF8rD1eS4wA7qZ";
+
 	/** A user's name is personal data: no more shown than a token. */
 	static final String USER_NAME = "alice.the.user@example.com";
 
@@ -269,7 +271,8 @@ class SecretLeakTest {
 			throws Exception {
 		String basic = java.util.Base64.getEncoder()
 			.encodeToString(("leaky-client:" + CLIENT_SECRET).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-		Haystack haystack = new Haystack().alsoSecret(CLIENT_SECRET, USER_TOKEN, EXCHANGED, USER_NAME, basic);
+		Haystack haystack = new Haystack().alsoSecret(CLIENT_SECRET, USER_TOKEN, EXCHANGED, EXCHANGED_2, USER_NAME,
+				basic);
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
 			.web(WebApplicationType.SERVLET)
 			.properties("server.port=0", "spring.main.banner-mode=off",
@@ -296,6 +299,10 @@ class SecretLeakTest {
 					assertThat(client.callTool("echo", Map.of("text", "hi")).text()).isEqualTo("ok");
 					haystack.add("status after the exchange", client.status().toString());
 					haystack.add("client", client.toString());
+					// the upstream rejects the exchanged token, echoing it: the user's token is exchanged again
+					stubOAuth("{\"access_token\":\"" + EXCHANGED_2 + "\",\"token_type\":\"Bearer\",\"expires_in\":3600,"
+							+ "\"issued_token_type\":\"urn:ietf:params:oauth:token-type:access_token\"}", 200, EXCHANGED_2);
+					assertThat(client.callTool("echo", Map.of("text", "hi")).text()).isEqualTo("ok");
 					stubOAuth("{\"error\":\"invalid_grant\",\"error_description\":\"subject " + USER_TOKEN + " of "
 							+ USER_NAME + " with secret " + CLIENT_SECRET + " not accepted\"}", 400, "none-valid");
 					haystack.failure("refused token exchange", dev.mcpx.client.error.McpAuthenticationException.class,

@@ -49,6 +49,11 @@ import dev.mcpx.client.internal.protocol.Redaction;
  */
 final class TokenRequests {
 
+	private static final String TOKEN_EXCHANGE = "token exchange";
+
+	/** Spring Security's code for a token response that could not be read at all. */
+	private static final String INVALID_TOKEN_RESPONSE = "invalid_token_response";
+
 	private final String upstream;
 
 	private final java.util.function.Supplier<List<String>> knownSecrets;
@@ -225,7 +230,7 @@ final class TokenRequests {
 	 * @return the token response
 	 */
 	public OAuth2AccessTokenResponse tokenExchange(ClientRegistration registration, String subjectToken) {
-		return send(registration, "token exchange", List.of(subjectToken),
+		return send(registration, TOKEN_EXCHANGE, List.of(subjectToken),
 				() -> this.tokenExchange.getTokenResponse(new TokenExchangeGrantRequest(registration,
 						new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, subjectToken, null, null), null)));
 	}
@@ -237,6 +242,17 @@ final class TokenRequests {
 			return request.get();
 		}
 		catch (OAuth2AuthorizationException ex) {
+			Throwable unanswered = ex.getCause();
+			if (INVALID_TOKEN_RESPONSE.equals(ex.getError().getErrorCode()) && unanswered != null) {
+				// not the server's refusal: no response could be read (the server is down, the
+				// connection broke); the failure's type only, its message may quote the response
+				while (unanswered.getCause() != null) {
+					unanswered = unanswered.getCause();
+				}
+				throw new McpAuthorizationException(this.upstream, "the " + grant + " token request to " + endpoint
+						+ " failed: no answer from the authorization server (" + unanswered.getClass().getSimpleName()
+						+ ")", null);
+			}
 			// the error is the server's words, which may echo what the client sent: scrubbed,
 			// and the original (whose message holds them too) is not kept as the cause
 			List<String> secrets = new java.util.ArrayList<>();
@@ -245,7 +261,9 @@ final class TokenRequests {
 			}
 			secrets.addAll(sent);
 			secrets.addAll(this.knownSecrets.get());
-			String description = ex.getError().getDescription();
+			// a token exchange acts for a user, whom the server's description may name (RFC 8693
+			// §2.2.2): its error code alone is shown
+			String description = grant.equals(TOKEN_EXCHANGE) ? null : ex.getError().getDescription();
 			throw new McpAuthorizationException(this.upstream, "the " + grant + " token request to " + endpoint
 					+ " was refused: " + new Redaction().scrub(ex.getError().getErrorCode(), secrets)
 					+ ((description != null) ? " (" + new Redaction().scrub(description, secrets) + ")" : ""), null);

@@ -167,7 +167,9 @@ class TokenExchangeWireTest {
 					assertNoToken(failure);
 				});
 		}
-		assertThat(exchanges()).as("exchange requests for one call").isEqualTo(1);
+		// one for the tool listing the call makes first (the tool was unknown), one for the call:
+		// each refusal ends its request, none is asked again
+		assertThat(exchanges()).as("exchange requests for one call").isLessThanOrEqualTo(2);
 	}
 
 	@Test
@@ -181,7 +183,7 @@ class TokenExchangeWireTest {
 					assertNoToken(failure);
 				});
 		}
-		assertThat(exchanges()).isEqualTo(1);
+		assertThat(exchanges()).as("exchange requests for one call").isLessThanOrEqualTo(2);
 		assertThat(mcp.findAll(postRequestedFor(urlEqualTo("/mcp")).withHeader("Authorization",
 				equalTo("Bearer " + EXCHANGED)))).as("requests that carried the unusable token").isEmpty();
 	}
@@ -210,7 +212,8 @@ class TokenExchangeWireTest {
 			assertThatExceptionOfType(McpAuthenticationException.class)
 				.isThrownBy(() -> client.callTool("echo", Map.of()))
 				.satisfies((failure) -> {
-					assertThat(failure.getCause()).hasMessageContaining("token exchange").hasMessageContaining("failed");
+					assertThat(failure.getCause()).hasMessageContaining("token exchange")
+						.hasMessageContaining("failed: no answer from the authorization server");
 					assertNoToken(failure);
 				});
 		}
