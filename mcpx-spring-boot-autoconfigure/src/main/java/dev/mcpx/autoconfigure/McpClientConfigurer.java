@@ -13,11 +13,13 @@ import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.web.client.RestClient;
 
+import dev.mcpx.autoconfigure.McpUpstreamSettings.Discovered;
 import dev.mcpx.autoconfigure.McpUpstreamSettings.Http;
 import dev.mcpx.autoconfigure.McpUpstreamSettings.Stdio;
 import dev.mcpx.autoconfigure.McpUpstreamSettings.Transport;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
+import dev.mcpx.client.McpEndpoints;
 import dev.mcpx.client.McpClients;
 
 /**
@@ -86,6 +88,27 @@ public final class McpClientConfigurer {
 	}
 
 	/**
+	 * Creates the configured builder of the upstream of a discovered service, over the
+	 * service's live instances: its settings ({@link McpxUpstreams#discovered}), then the
+	 * customizers, as an upstream from the configuration gets them.
+	 * @param discovered the upstream's settings, whose transport is
+	 * {@link McpUpstreamSettings.Discovered}
+	 * @param instances the service's live instances
+	 * @return the builder, customized
+	 * @throws InvalidMcpxPropertyException naming the first invalid property
+	 */
+	public McpClientBuilder builder(McpUpstreamSettings discovered, McpEndpoints instances) {
+		if (!(discovered.transport() instanceof Discovered service)) {
+			throw new IllegalArgumentException("MCP upstream '" + discovered.name() + "' is not a discovered one");
+		}
+		McpClientBuilder builder = McpClient.builder(discovered.name(), instances);
+		http(discovered, builder, service.headers(), service.connectTimeout(), service.sslBundle());
+		common(discovered, builder);
+		customize(discovered.name(), builder);
+		return builder;
+	}
+
+	/**
 	 * What an upstream added in code gets before its own settings ({@link McpClients.Preparation}):
 	 * the settings of {@code mcpx.defaults}, and for an HTTP upstream the application's
 	 * HTTP client with the default connect timeout.
@@ -144,19 +167,24 @@ public final class McpClientConfigurer {
 		}
 		// the client builder's check of the URL is the one; its refusal names the property
 		McpClientBuilder builder = refusedAs(upstream.property("url"), () -> McpClient.builder(upstream.name(), http.url()));
-		builder.connectTimeout(http.connectTimeout());
-		http.headers().forEach(builder::header);
-		SslBundle sslBundle = http.sslBundle();
+		http(upstream, builder, http.headers(), http.connectTimeout(), http.sslBundle());
+		return builder;
+	}
+
+	/** The HTTP settings: connect timeout, headers, and the application's HTTP client. */
+	private void http(McpUpstreamSettings upstream, McpClientBuilder builder, Map<String, String> headers,
+			Duration connectTimeout, @Nullable SslBundle sslBundle) {
+		builder.connectTimeout(connectTimeout);
+		headers.forEach(builder::header);
 		if (this.httpClients != null) {
 			HttpClients httpClients = this.httpClients;
 			// on first use: Boot's builder builds a JDK client, and with it a TLS context
-			builder.restClientBuilder(() -> httpClients.restClientBuilder(http.connectTimeout(), sslBundle));
+			builder.restClientBuilder(() -> httpClients.restClientBuilder(connectTimeout, sslBundle));
 		}
 		else if (sslBundle != null) {
 			throw new InvalidMcpxPropertyException(upstream.property("ssl-bundle"),
 					"SSL bundles need the application's HTTP client settings, which are not available");
 		}
-		return builder;
 	}
 
 	/** What the client builder refuses, reported under the property the value came from. */

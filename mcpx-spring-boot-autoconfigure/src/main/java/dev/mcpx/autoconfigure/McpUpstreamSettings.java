@@ -81,7 +81,8 @@ public final class McpUpstreamSettings {
 		this.springAi = builder.springAi;
 		this.taskAugmentation = builder.taskAugmentation;
 		this.listingBound = listingBound(this.transport, builder.connectTimeout, this.handshakeTimeout);
-		this.connectTimeout = (this.transport instanceof Http http) ? http.connectTimeout() : builder.connectTimeout;
+		this.connectTimeout = (this.transport instanceof Http http) ? http.connectTimeout()
+				: (this.transport instanceof Discovered discovered) ? discovered.connectTimeout() : builder.connectTimeout;
 		this.origins = Map.copyOf(builder.origins);
 	}
 
@@ -91,7 +92,8 @@ public final class McpUpstreamSettings {
 		if (transport instanceof Stdio) {
 			return handshakeTimeout;
 		}
-		Duration connect = (transport instanceof Http http) ? http.connectTimeout() : undeclaredConnectTimeout;
+		Duration connect = (transport instanceof Http http) ? http.connectTimeout()
+				: (transport instanceof Discovered discovered) ? discovered.connectTimeout() : undeclaredConnectTimeout;
 		return connect.plus(handshakeTimeout);
 	}
 
@@ -277,7 +279,7 @@ public final class McpUpstreamSettings {
 	 * How the client reaches an upstream, with the settings that apply to that transport
 	 * only.
 	 */
-	public sealed interface Transport permits Http, Stdio {
+	public sealed interface Transport permits Http, Discovered, Stdio {
 
 	}
 
@@ -303,6 +305,34 @@ public final class McpUpstreamSettings {
 		public String toString() {
 			return "Http[url=" + this.url + ", headers=" + this.headers.keySet() + ", connectTimeout="
 					+ this.connectTimeout + ", sslBundle=" + ((this.sslBundle != null) ? "set" : "none") + "]";
+		}
+
+	}
+
+	/**
+	 * Streamable HTTP to the live instances of a service in the registry
+	 * ({@code mcpx.discovery}; docs/architecture.md, "Replicated upstreams").
+	 *
+	 * @param serviceId the service id
+	 * @param headers sent with every request: {@code mcpx.defaults.headers}, then
+	 * {@code mcpx.discovery.defaults.headers}, then the service's own, each replacing a header
+	 * of the same name
+	 * @param connectTimeout the longest establishing a connection may take
+	 * @param sslBundle what secures https, or {@code null} for the default trust
+	 */
+	public record Discovered(String serviceId, Map<String, String> headers, Duration connectTimeout,
+			@Nullable SslBundle sslBundle) implements Transport {
+
+		public Discovered {
+			headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+		}
+
+		/** Header values may be secrets: only their names are shown. */
+		@Override
+		public String toString() {
+			return "Discovered[serviceId=" + this.serviceId + ", headers=" + this.headers.keySet()
+					+ ", connectTimeout=" + this.connectTimeout + ", sslBundle="
+					+ ((this.sslBundle != null) ? "set" : "none") + "]";
 		}
 
 	}

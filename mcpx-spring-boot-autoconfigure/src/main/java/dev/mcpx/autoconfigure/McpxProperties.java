@@ -48,6 +48,11 @@ public class McpxProperties {
 	 */
 	private final Health health = new Health();
 
+	/**
+	 * Upstreams from the service registry (Spring Cloud's DiscoveryClient): one per MCP service.
+	 */
+	private final Discovery discovery = new Discovery();
+
 	public Map<String, Client> getClients() {
 		return this.clients;
 	}
@@ -58,6 +63,10 @@ public class McpxProperties {
 
 	public Health getHealth() {
 		return this.health;
+	}
+
+	public Discovery getDiscovery() {
+		return this.discovery;
 	}
 
 	/**
@@ -338,6 +347,72 @@ public class McpxProperties {
 	 * The settings every upstream gets unless it sets its own.
 	 */
 	public static class Defaults extends UpstreamSettings {
+
+	}
+
+	/**
+	 * Upstreams from the service registry: every MCP service becomes one upstream, named by
+	 * its service id, over its live instances (docs/architecture.md, "Replicated upstreams").
+	 */
+	public static class Discovery {
+
+		/**
+		 * Whether services of the registry (Spring Cloud's DiscoveryClient) become MCP upstreams.
+		 */
+		private boolean enabled = false;
+
+		/**
+		 * Ids of the services that are MCP upstreams, whatever their instances' metadata.
+		 */
+		private List<String> serviceIds = new ArrayList<>();
+
+		/**
+		 * Whether every service with an instance whose metadata has mcp.path or mcp.protocol is
+		 * an MCP upstream too.
+		 */
+		private boolean byMetadata = true;
+
+		/**
+		 * Settings of every discovered upstream unless its service sets its own; over mcpx.defaults.
+		 */
+		private final Defaults defaults = new Defaults();
+
+		/**
+		 * Settings of one discovered upstream, by service id; a service named here is an MCP upstream.
+		 */
+		private final Map<String, Defaults> services = new LinkedHashMap<>();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public List<String> getServiceIds() {
+			return this.serviceIds;
+		}
+
+		public void setServiceIds(List<String> serviceIds) {
+			this.serviceIds = serviceIds;
+		}
+
+		public boolean isByMetadata() {
+			return this.byMetadata;
+		}
+
+		public void setByMetadata(boolean byMetadata) {
+			this.byMetadata = byMetadata;
+		}
+
+		public Defaults getDefaults() {
+			return this.defaults;
+		}
+
+		public Map<String, Defaults> getServices() {
+			return this.services;
+		}
 
 	}
 

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ssl.SslBundles;
 
 import dev.mcpx.autoconfigure.McpxProperties.Client;
+import dev.mcpx.client.ProtocolMode;
 
 /**
  * Every upstream's {@link McpUpstreamSettings}, each resolved once from {@code mcpx.clients}
@@ -53,6 +54,20 @@ public final class McpxUpstreams {
 		Map<String, McpUpstreamSettings> all = new LinkedHashMap<>();
 		names().forEach((name) -> all.put(name, get(name)));
 		return all;
+	}
+
+	/**
+	 * Resolves the settings of the upstream of a discovered service: for each setting,
+	 * {@code mcpx.discovery.services.<id>.*}, else {@code mcpx.discovery.defaults.*}, else
+	 * {@code mcpx.defaults.*}, else the built-in default. Not kept, since a service's
+	 * instances may declare another era at the next refresh.
+	 * @param serviceId the service id, which is the upstream's name
+	 * @param declared the era its instances declare ({@code mcp.protocol}), or {@code null}
+	 * @return the settings
+	 * @throws InvalidMcpxPropertyException naming the first invalid property
+	 */
+	public McpUpstreamSettings discovered(String serviceId, @Nullable ProtocolMode declared) {
+		return this.mapper.mapDiscovered(serviceId, this.properties.getDiscovery(), declared);
 	}
 
 	/**

@@ -28,6 +28,7 @@ import dev.mcpx.autoconfigure.McpxProperties.Defaults;
 import dev.mcpx.autoconfigure.McpxProperties.SpringAi.Expose;
 import dev.mcpx.autoconfigure.McpxProperties.UpstreamSettings;
 import dev.mcpx.client.McpClientBuilder;
+import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.StdioCommand;
 import dev.mcpx.client.recovery.ProcessRestartPolicy;
 import dev.mcpx.client.recovery.RecoveryPolicy;
@@ -72,6 +73,11 @@ final class UpstreamSettingsMapper {
 		else {
 			settings.transport(isStdio(pick, client) ? stdio(pick, client) : http(pick, client));
 		}
+		return common(pick, settings);
+	}
+
+	/** The settings every upstream has, whatever its transport. */
+	private static McpUpstreamSettings common(Picker pick, McpUpstreamSettings.Builder settings) {
 		map.from(pick.value("protocol", UpstreamSettings::getProtocol)).to(settings::protocol);
 		map.from(pick.of("request-timeout", UpstreamSettings::getRequestTimeout))
 			.as(UpstreamSettingsMapper::positive)
@@ -95,6 +101,41 @@ final class UpstreamSettingsMapper {
 		TaskAugmentation augment = pick.value("tasks.augment", (s) -> s.getTasks().getAugment());
 		map.from(augment).to(settings::taskAugmentation);
 		return settings.build();
+	}
+
+	/**
+	 * Resolves the upstream of a discovered service: for each setting, the service's own
+	 * ({@code mcpx.discovery.services.<id>.*}), else {@code mcpx.discovery.defaults.*}, else
+	 * {@code mcpx.defaults.*}, else the built-in default; the transport is Streamable HTTP to
+	 * the service's instances, the era what the instances declare when no property sets it.
+	 * @param serviceId the service id, which is the upstream's name
+	 * @param discovery the discovery properties
+	 * @param declared the era the instances declare ({@code mcp.protocol}), or {@code null}
+	 * @return the settings
+	 * @throws InvalidMcpxPropertyException naming the first invalid property
+	 */
+	McpUpstreamSettings mapDiscovered(String serviceId, McpxProperties.Discovery discovery,
+			@Nullable ProtocolMode declared) {
+		McpUpstreamSettings.Builder settings = McpUpstreamSettings.builder(serviceId);
+		UpstreamSettings own = discovery.getServices().getOrDefault(serviceId, new Defaults());
+		Picker pick = new Picker("mcpx.discovery.services." + serviceId + ".", own,
+				new Layer("mcpx.discovery.defaults.", discovery.getDefaults()), this.defaults, settings);
+		Duration connectTimeout = orBuiltIn(pick.of("connect-timeout", UpstreamSettings::getConnectTimeout),
+				UpstreamSettingsMapper::positive, McpClientBuilder.DEFAULT_CONNECT_TIMEOUT);
+		settings.transport(new McpUpstreamSettings.Discovered(serviceId, headers(pick), connectTimeout,
+				sslBundle(pick.of("ssl-bundle", UpstreamSettings::getSslBundle))));
+		if (declared != null) {
+			settings.protocol(declared);
+		}
+		return common(pick, settings);
+	}
+
+	/** Headers of every layer, the nearer replacing a header of the same name. */
+	private static Map<String, String> headers(Picker pick) {
+		Map<String, String> headers = new LinkedHashMap<>();
+		pick.under().forEach((layer) -> headers.putAll(layer.getHeaders()));
+		headers.putAll(pick.own().getHeaders());
+		return headers;
 	}
 
 	/**
@@ -124,8 +165,7 @@ final class UpstreamSettingsMapper {
 		stdioOnly(pick, "inherit-env", client.getInheritEnv() != null);
 		Duration connectTimeout = orBuiltIn(pick.of("connect-timeout", UpstreamSettings::getConnectTimeout),
 				UpstreamSettingsMapper::positive, McpClientBuilder.DEFAULT_CONNECT_TIMEOUT);
-		Map<String, String> headers = new LinkedHashMap<>(pick.defaults().getHeaders());
-		headers.putAll(client.getHeaders());
+		Map<String, String> headers = headers(pick);
 		return new Http(url, headers, connectTimeout, sslBundle(pick.of("ssl-bundle", UpstreamSettings::getSslBundle)));
 	}
 
@@ -208,7 +248,8 @@ final class UpstreamSettingsMapper {
 			.to(policy::resumptionAttempts);
 		map.from(pick.<Boolean>value("recovery.trust-annotations", (s) -> s.getRecovery().getTrustAnnotations()))
 			.to(policy::trustAnnotations);
-		Map<String, ToolReplay> tools = new LinkedHashMap<>(pick.defaults().getRecovery().getTools());
+		Map<String, ToolReplay> tools = new LinkedHashMap<>();
+		pick.under().forEach((layer) -> tools.putAll(layer.getRecovery().getTools()));
 		tools.putAll(pick.own().getRecovery().getTools());
 		return policy.tools(tools).build();
 	}
@@ -216,12 +257,17 @@ final class UpstreamSettingsMapper {
 	private static SpringAi springAi(Picker pick) {
 		McpxProperties.SpringAi own = pick.own().getSpringAi();
 		McpxProperties.SpringAi defaults = pick.defaults().getSpringAi();
+		McpxProperties.SpringAi middle = (pick.middle() != null) ? pick.middle().settings().getSpringAi() : defaults;
 		String prefix = Objects.requireNonNullElse(
 				pick.value("spring-ai.tool-prefix", (s) -> s.getSpringAi().getToolPrefix()), "");
 		Expose expose = Objects.requireNonNullElse(pick.value("spring-ai.expose", (s) -> s.getSpringAi().getExpose()),
 				Expose.ALL);
-		List<String> include = own.getInclude().isEmpty() ? defaults.getInclude() : own.getInclude();
+		List<String> include = !own.getInclude().isEmpty() ? own.getInclude()
+				: !middle.getInclude().isEmpty() ? middle.getInclude() : defaults.getInclude();
 		List<String> exclude = new ArrayList<>(defaults.getExclude());
+		if (middle != defaults) {
+			exclude.addAll(middle.getExclude());
+		}
 		exclude.addAll(own.getExclude());
 		return new SpringAi(prefix, expose, include, exclude);
 	}
@@ -299,6 +345,13 @@ final class UpstreamSettingsMapper {
 	}
 
 	/**
+	 * Settings between an upstream's own and {@code mcpx.defaults} (those of every discovered
+	 * upstream), and where they are set.
+	 */
+	private record Layer(String prefix, UpstreamSettings settings) {
+	}
+
+	/**
 	 * A value and the property it came from, so that a bad value is reported under the key
 	 * the user actually set.
 	 */
@@ -310,8 +363,17 @@ final class UpstreamSettingsMapper {
 	 * none (the built-in default the settings start from stands), and records where it came
 	 * from.
 	 */
-	private record Picker(String prefix, UpstreamSettings own, Defaults defaults,
+	private record Picker(String prefix, UpstreamSettings own, @Nullable Layer middle, Defaults defaults,
 			McpUpstreamSettings.Builder settings) {
+
+		Picker(String prefix, UpstreamSettings own, Defaults defaults, McpUpstreamSettings.Builder settings) {
+			this(prefix, own, null, defaults, settings);
+		}
+
+		/** The settings under the upstream's own, nearest last: {@code mcpx.defaults}, then the middle layer. */
+		List<UpstreamSettings> under() {
+			return (this.middle != null) ? List.of(this.defaults, this.middle.settings()) : List.of(this.defaults);
+		}
 
 		<T> @Nullable T value(String key, Function<UpstreamSettings, @Nullable T> getter) {
 			Setting<T> setting = of(key, getter);
@@ -322,6 +384,12 @@ final class UpstreamSettingsMapper {
 			T own = getter.apply(this.own);
 			if (own != null) {
 				return from(key, own, prefix() + key);
+			}
+			if (this.middle != null) {
+				T between = getter.apply(this.middle.settings());
+				if (between != null) {
+					return from(key, between, this.middle.prefix() + key);
+				}
 			}
 			T fallback = getter.apply(this.defaults);
 			return (fallback != null) ? from(key, fallback, "mcpx.defaults." + key) : null;

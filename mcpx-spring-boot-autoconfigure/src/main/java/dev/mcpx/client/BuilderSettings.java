@@ -90,17 +90,27 @@ final class BuilderSettings {
 	 * The settings of one user's client of a per-user upstream: the shared ones, with that
 	 * user's credentials on every message and refreshed after a refusal.
 	 */
-	static ClientSettings forUser(ClientSettings shared, McpCredentials credentials) {
-		ClientSettings.Http http = (ClientSettings.Http) shared.wire();
-		Consumer<HttpHeaders> headers = http.headers();
-		ClientSettings.Http wire = new ClientSettings.Http(http.url(), (h) -> {
-			headers.accept(h);
-			credentials.apply(h);
-		}, http.client());
+	static ClientSettings forUser(ClientSettings shared, McpCredentials credentials, URI resource) {
+		ClientSettings.Wire wire;
+		if (shared.wire() instanceof ClientSettings.Replicas replicas) {
+			Consumer<HttpHeaders> headers = replicas.headers();
+			wire = new ClientSettings.Replicas(replicas.upstream(), replicas.instances(), (h) -> {
+				headers.accept(h);
+				credentials.apply(h);
+			}, replicas.client());
+		}
+		else {
+			ClientSettings.Http http = (ClientSettings.Http) shared.wire();
+			Consumer<HttpHeaders> headers = http.headers();
+			wire = new ClientSettings.Http(http.url(), (h) -> {
+				headers.accept(h);
+				credentials.apply(h);
+			}, http.client());
+		}
 		return new ClientSettings(shared.name(), wire, shared.jsonMapper(), shared.clientInfo(),
 				shared.requestTimeout(), shared.handshakeTimeout(), shared.maxMessageBytes(), shared.era(),
 				shared.recoveryPolicy(), shared.replayGate(), shared.taskAugmentation(),
-				credentialsRefresh(credentials, http.url()),
+				credentialsRefresh(credentials, resource),
 				shared.eventListeners(), shared.notificationListener(), shared.inputAnswers(),
 				shared.inputHandlerTimeout(), shared.serverLogLevel(), shared.catalogueTtl(), shared.listenForChanges(),
 				shared.keepaliveInterval(), shared.observationRegistry(), shared.clock());
@@ -136,18 +146,25 @@ final class BuilderSettings {
 			return new ClientSettings.Stdio(new LaunchSpec(c.command(), c.args(), c.env(), c.workingDirectory(),
 					c.inheritEnv() ? null : StdioCommand.MINIMAL_ENVIRONMENT), b.restartPolicy);
 		}
-		URI url = Objects.requireNonNull(b.url, "url");
+		McpEndpoints endpoints = b.endpoints;
+		if (endpoints != null) {
+			return new ClientSettings.Replicas(b.name, new UsableEndpoints(b.name, endpoints),
+					headers(b, credentials), httpClient(b));
+		}
+		return new ClientSettings.Http(Objects.requireNonNull(b.url, "url"), headers(b, credentials), httpClient(b));
+	}
+
+	private static ClientSettings.HttpClientChoice httpClient(McpClientBuilder b) {
 		if (b.restClientBuilder != null) {
-			return new ClientSettings.Http(url, headers(b, credentials), new RestClientOf(b.restClientBuilder));
+			return new RestClientOf(b.restClientBuilder);
 		}
 		if (b.restClientBuilderOnFirstUse != null) {
-			return new ClientSettings.Http(url, headers(b, credentials), new RestClientOnFirstUse(b.restClientBuilderOnFirstUse));
+			return new RestClientOnFirstUse(b.restClientBuilderOnFirstUse);
 		}
 		// No application HTTP settings: a JDK client shared by every upstream with this
 		// connect timeout, built on first use.
 		Duration timeout = b.connectTimeout;
-		return new ClientSettings.Http(url, headers(b, credentials),
-				new SharedJdkClient(new JdkClientSettings(timeout), () -> McpHttpClients.newJdkClient(timeout)));
+		return new SharedJdkClient(new JdkClientSettings(timeout), () -> McpHttpClients.newJdkClient(timeout));
 	}
 
 	/** What a JDK client that a builder builds itself is made of: clients of equal settings are shared. */

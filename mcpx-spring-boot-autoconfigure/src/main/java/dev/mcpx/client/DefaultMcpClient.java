@@ -126,7 +126,8 @@ final class DefaultMcpClient implements McpClient {
 		this.stats = parts.stats();
 		this.listenLoop = parts.listenLoop();
 		this.progress = parts.progress();
-		this.taskCalls = new TaskCalls(this.name, this.session, this.executor, parts.taskAugment(), parts.tasks());
+		this.taskCalls = new TaskCalls(this.name, this.session, this.executor, parts.taskAugment(), parts.tasks(),
+				this.jsonRpc);
 		this.subscriptions = new ResourceSubscriptions(this.name, parts.subscriptions(), this.executor, this.session,
 				this.listenLoop, (method, params) -> send(method, params, null), this.closed::get);
 		this.declaresRoots = parts.declaresRoots();
@@ -221,6 +222,19 @@ final class DefaultMcpClient implements McpClient {
 					given.maxTotalTimeout(timeout), given.onProgress(),
 					(call) -> send(McpMethods.TOOLS_CALL, call, toolName, toolHeaders(toolName, call), timeout)));
 		}
+	}
+
+	@Override
+	public McpTask startTool(String toolName, Map<String, ?> arguments) {
+		requireText(toolName, "tool name");
+		return admitted(() -> this.taskCalls.start(toolCall(toolName, arguments), toolName, this.requestTimeout,
+				(call) -> send(McpMethods.TOOLS_CALL, call, toolName, toolHeaders(toolName, call), this.requestTimeout)));
+	}
+
+	@Override
+	public McpTask resumeTask(McpTaskReference reference) {
+		java.util.Objects.requireNonNull(reference, "reference");
+		return admitted(() -> this.taskCalls.resume(reference, this.requestTimeout));
 	}
 
 	/** A tool call's parameters, once its tool is known ({@link #learnBeforeFirstCall}). */

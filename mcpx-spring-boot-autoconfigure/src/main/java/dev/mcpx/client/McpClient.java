@@ -43,6 +43,20 @@ public interface McpClient extends AutoCloseable {
 	}
 
 	/**
+	 * Starts building a client for one upstream served by several interchangeable instances
+	 * (replicas of one server, for example as a service registry lists them): a legacy session
+	 * stays on one instance and moves to another when that one leaves; modern requests are
+	 * spread over the live ones.
+	 * @param name the upstream name, used in logs, events and errors
+	 * @param endpoints the live endpoints, asked for on every request
+	 * @return a builder
+	 * @see McpEndpoints
+	 */
+	static McpClientBuilder builder(String name, McpEndpoints endpoints) {
+		return new McpClientBuilder(name, endpoints);
+	}
+
+	/**
 	 * Starts building a client for a stdio upstream: a server process the client starts on
 	 * first use, restarts when it exits unexpectedly and stops on {@link #close()}.
 	 * @param name the upstream name, used in logs, events and errors
@@ -68,7 +82,9 @@ public interface McpClient extends AutoCloseable {
 	List<Tool> listTools();
 
 	/**
-	 * Calls a tool.
+	 * Calls a tool. A call that becomes a task (the tool requires one, or
+	 * {@link McpClientBuilder#taskAugmentation} asks for one) is followed to its outcome within
+	 * this call, by its task id.
 	 * @param name the tool name
 	 * @param arguments the tool arguments, serialized as JSON; may be empty
 	 * @return the result, which may report a tool-level error through {@code isError()}
@@ -86,6 +102,31 @@ public interface McpClient extends AutoCloseable {
 	 * @return the result, which may report a tool-level error through {@code isError()}
 	 */
 	CallToolResult callTool(String name, Map<String, ?> arguments, McpCallOptions options);
+
+	/**
+	 * Starts a tool call that may outlive the caller's wait: as a task whenever the tool supports
+	 * one (2025-11-25 basic/utilities/tasks: {@code execution.taskSupport} {@code optional} or
+	 * {@code required}, on a server that offers task-augmented tool calls). Returns once the
+	 * server has created the task; a call the server answers directly gives a task already
+	 * completed. Once the task id is known, the call is never sent again.
+	 * @param name the tool name
+	 * @param arguments the tool arguments, serialized as JSON; may be empty
+	 * @return the task, to await, cancel or keep a reference to
+	 */
+	McpTask startTool(String name, Map<String, ?> arguments);
+
+	/**
+	 * Takes up a task by its reference (from this client, another client of the same upstream,
+	 * or another process): asks the server for its state once, in the session the task is bound
+	 * to, without an {@code initialize} when that is not this client's session; after that
+	 * session expired, once in a new session.
+	 * @param reference the task, as {@link McpTask#reference()} gave it
+	 * @return the task
+	 * @throws IllegalArgumentException for a task of another upstream, or a call that was
+	 * answered directly
+	 * @throws dev.mcpx.client.error.McpTaskLostException when the server no longer knows the task
+	 */
+	McpTask resumeTask(McpTaskReference reference);
 
 	/**
 	 * Lists every prompt the server offers, following every {@code nextCursor}; served from

@@ -74,6 +74,8 @@ public final class McpClientBuilder {
 
 	final @Nullable URI url;
 
+	final @Nullable McpEndpoints endpoints;
+
 	final @Nullable StdioCommand command;
 
 	ProcessRestartPolicy restartPolicy = ProcessRestartPolicy.ofDefaults();
@@ -139,12 +141,21 @@ public final class McpClientBuilder {
 	McpClientBuilder(String name, URI url) {
 		this.name = BuilderSettings.validName(name);
 		this.url = BuilderSettings.validUrl(name, url);
+		this.endpoints = null;
+		this.command = null;
+	}
+
+	McpClientBuilder(String name, McpEndpoints endpoints) {
+		this.name = BuilderSettings.validName(name);
+		this.url = null;
+		this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
 		this.command = null;
 	}
 
 	McpClientBuilder(String name, StdioCommand command) {
 		this.name = BuilderSettings.validName(name);
 		this.url = null;
+		this.endpoints = null;
 		this.command = Objects.requireNonNull(command, "command");
 	}
 
@@ -348,8 +359,9 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder userIdentity(McpUserIdentity identity) {
-		if (this.command != null) {
-			throw new IllegalArgumentException("A stdio upstream cannot act for each user: it has no credentials");
+		if (this.command != null || this.url == null) {
+			throw new IllegalArgumentException("Only an upstream with a URL can act for each user: a stdio upstream "
+					+ "has no credentials, and the replicas of a discovered one no single resource to obtain them for");
 		}
 		this.userIdentity = Objects.requireNonNull(identity, "identity");
 		return this;
@@ -498,7 +510,8 @@ public final class McpClientBuilder {
 		ClientSettings shared = BuilderSettings.withoutCredentials(this);
 		UserSessionPool pool = new UserSessionPool(this.name, this.maxUserSessions, this.userSessionIdleTimeout,
 				this.clock, (user) -> new DefaultMcpClient(
-						ClientAssembly.assemble(BuilderSettings.forUser(shared, identity.credentials(user)))));
+						ClientAssembly.assemble(BuilderSettings.forUser(shared, identity.credentials(user),
+								Objects.requireNonNull(this.url, "url")))));
 		return new PerUserMcpClient(this.name, shared.wire().shown(), identity, pool);
 	}
 

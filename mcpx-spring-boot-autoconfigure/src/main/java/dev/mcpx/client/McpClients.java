@@ -140,6 +140,21 @@ public final class McpClients implements Iterable<McpClient>, AutoCloseable {
 	}
 
 	/**
+	 * Adds an HTTP upstream served by several interchangeable instances (see
+	 * {@link McpEndpoints}), or replaces the one added under the same name before.
+	 * @param name the upstream name
+	 * @param endpoints the live endpoints of its instances
+	 * @param settings the upstream's settings, applied to its builder after what every
+	 * upstream is given ({@link Preparation})
+	 * @return the client now live under that name: the configured one if the name is
+	 * declared in the configuration (which wins, with a warning)
+	 * @throws IllegalArgumentException if a setting is refused, naming it
+	 */
+	public McpClient add(String name, McpEndpoints endpoints, Consumer<McpClientBuilder> settings) {
+		return add(prepared(McpClient.builder(name, endpoints), settings));
+	}
+
+	/**
 	 * Adds a stdio upstream, or replaces the one added under the same name before.
 	 * @param name the upstream name
 	 * @param command how to start the server

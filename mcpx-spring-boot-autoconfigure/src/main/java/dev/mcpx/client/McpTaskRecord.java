@@ -233,7 +233,8 @@ public record McpTaskRecord(int formatVersion, String upstream, String taskId, S
 	 * @param protocolVersion the protocol version negotiated in that session
 	 * @param serverCapabilities the JSON of the server's capabilities, as its {@code initialize} result declared them
 	 */
-	public record BoundSession(String sessionId, String protocolVersion, String serverCapabilities) {
+	public record BoundSession(String sessionId, String protocolVersion, String serverCapabilities)
+			implements java.io.Serializable {
 
 		/**
 		 * A session, checked.

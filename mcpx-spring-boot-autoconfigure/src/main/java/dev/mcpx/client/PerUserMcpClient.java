@@ -103,6 +103,21 @@ final class PerUserMcpClient implements McpClient {
 		return forUser("tools/call", (client) -> client.callTool(name, arguments, options));
 	}
 
+	/**
+	 * Starts a task in the user's session. Its handle polls through that user's client; a
+	 * user's client evicted from the pool (idle, or to make room) while the task runs ends its
+	 * polling, and {@link #resumeTask(McpTaskReference)} by the same user follows the task again.
+	 */
+	@Override
+	public McpTask startTool(String name, Map<String, ?> arguments) {
+		return forUser("tools/call", (client) -> client.startTool(name, arguments));
+	}
+
+	@Override
+	public McpTask resumeTask(McpTaskReference reference) {
+		return forUser("tasks/get", (client) -> client.resumeTask(reference));
+	}
+
 	@Override
 	public List<Prompt> listPrompts() {
 		return forUser("prompts/list", McpClient::listPrompts);

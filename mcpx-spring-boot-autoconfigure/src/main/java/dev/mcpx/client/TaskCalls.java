@@ -7,6 +7,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.mcpx.client.internal.protocol.JsonRpc;
+import dev.mcpx.client.internal.protocol.ResultMapper;
 import dev.mcpx.client.internal.recovery.RequestExecutor;
 import dev.mcpx.client.internal.session.ProtocolSession;
 import dev.mcpx.client.internal.session.SessionState;
@@ -15,6 +17,8 @@ import dev.mcpx.client.internal.task.TaskAugment;
 import dev.mcpx.client.internal.task.TaskFollower;
 import dev.mcpx.client.internal.task.TaskState;
 import dev.mcpx.client.model.McpProgress;
+import dev.mcpx.client.model.McpTaskStatus;
+import dev.mcpx.client.model.ProtocolEra;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -38,9 +42,12 @@ final class TaskCalls {
 
 	private final TaskFollower follower;
 
+	private final JsonRpc jsonRpc;
+
 	TaskCalls(String upstream, ProtocolSession session, RequestExecutor executor, TaskAugment augment,
-			TaskFollower follower) {
+			TaskFollower follower, JsonRpc jsonRpc) {
 		this.upstream = upstream;
+		this.jsonRpc = jsonRpc;
 		this.session = session;
 		this.executor = executor;
 		this.augment = augment;
@@ -77,6 +84,71 @@ final class TaskCalls {
 		logger.debug("[" + this.upstream + "] tool '" + tool + "' became task " + created.taskId());
 		return this.follower.follow(task, new TaskFollower.Bounds(timeout, maxTotal, started + maxTotal.toNanos(), true),
 				statusReporter(onProgress));
+	}
+
+	/**
+	 * Starts a tool call as a task whenever it may be one, and returns its handle; a call the
+	 * server answers directly gives a task already completed.
+	 * @param params the call's parameters; {@code task} is added when the tool supports one
+	 * @param tool the tool name
+	 * @param requestTimeout the bound of each request of the task
+	 * @param send sends the {@code tools/call} itself, observed like any request
+	 * @return the task
+	 */
+	McpTask start(ObjectNode params, String tool, Duration requestTimeout, Send send) {
+		SessionState on = this.session.current();
+		if (on != null && this.augment.mayBeTask(on, tool)) {
+			params.putObject("task");
+		}
+		JsonNode result = send.toolsCall(params);
+		TaskState created = TaskAugment.created(this.upstream, tool, result);
+		if (created == null) {
+			return new DirectMcpTask(this.upstream, tool, ResultMapper.callToolResult(result));
+		}
+		return new FollowedMcpTask(this.upstream, new FollowedTask(tool, this.session.current(), created), this.follower,
+				this.jsonRpc, requestTimeout);
+	}
+
+	/**
+	 * Takes up a task by its reference: in the session it is bound to, when that is this
+	 * client's session or one the client never opened (a task of another process, whose session
+	 * is asked without an {@code initialize}); once that session expired, the task is asked for
+	 * once in a new one. Asks the server for its state once.
+	 * @param reference the task
+	 * @param requestTimeout the bound of each request of the task
+	 * @return the task
+	 */
+	McpTask resume(McpTaskReference reference, Duration requestTimeout) {
+		if (!reference.upstream().equals(this.upstream)) {
+			throw new IllegalArgumentException("Task " + reference.taskId() + " belongs to upstream '"
+					+ reference.upstream() + "', not to '" + this.upstream + "'");
+		}
+		if (reference.direct()) {
+			throw new IllegalArgumentException("Tool '" + reference.tool() + "' was answered directly (task "
+					+ reference.taskId() + " is the client's own id): there is nothing to resume");
+		}
+		FollowedTask task = new FollowedTask(reference.tool(), boundSession(reference),
+				new TaskState(reference.taskId(), McpTaskStatus.WORKING, null, null, null));
+		this.follower.refresh(task, requestTimeout);
+		return new FollowedMcpTask(this.upstream, task, this.follower, this.jsonRpc, requestTimeout);
+	}
+
+	/**
+	 * The session a resumed task is asked in: this client's, when it is the one; else the
+	 * reference's as generation 0, older than any this client opened, so that its expiry renews
+	 * nothing of this client's and leads to one question in the current session.
+	 */
+	private @Nullable SessionState boundSession(McpTaskReference reference) {
+		McpTaskRecord.BoundSession bound = reference.session();
+		if (bound == null) {
+			return null;
+		}
+		SessionState current = this.session.current();
+		if (current != null && bound.sessionId().equals(current.sessionId())) {
+			return current;
+		}
+		JsonNode capabilities = this.jsonRpc.mapper().readTree(bound.serverCapabilities());
+		return new SessionState(ProtocolEra.LEGACY, 0, bound.sessionId(), bound.protocolVersion(), null, capabilities);
 	}
 
 	/** A task's status changes as progress: a count, and the status with its message. */

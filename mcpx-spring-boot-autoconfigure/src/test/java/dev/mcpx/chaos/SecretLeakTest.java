@@ -399,6 +399,138 @@ class SecretLeakTest {
 			.withRequestBody(matchingJsonPath("$.method", equalTo(method)));
 	}
 
+	// --- assertions: workload tokens, identity assertions, ID-JAGs ----------------------
+
+	static final String IDP_SECRET = "idp-Qx7wE2rT5yU8iO1pA4sD6fG9";
+
+	static final String ID_TOKEN = fakeJwt("alice", "Vb8nM3kL6jH9gF2dS5aQ1wE4rT7yU0iO");
+
+	static final String ID_JAG = fakeJwt("alice", "Zc4xV7bN0mQ3wE6rT9yU2iO5pA8sD1fG");
+
+	/**
+	 * An upstream behind enterprise-managed authorization, configured with
+	 * {@code mcpx.clients.<name>.oauth.*}: the user's identity assertion is read from a file,
+	 * exchanged at the identity provider for an ID-JAG, which the authorization server redeems.
+	 * Then the identity provider refuses the exchange with an error that echoes the assertion
+	 * and its client secret, the authorization server refuses the ID-JAG echoing it, the
+	 * identity provider answers without {@code issued_token_type}, and the flow succeeds again.
+	 * Then the identity assertion file holds something that is not a JWT. No identity
+	 * assertion, ID-JAG (nor their signatures alone), identity provider secret or access token
+	 * appears in logs, events, exceptions, health or the {@code mcpx} endpoint.
+	 */
+	@Test
+	void noAssertionIdJagOrIdentityProviderSecretInTheApplicationsLogsEventsHealthOrMcpxEndpoint(
+			CapturedOutput output) throws Exception {
+		java.nio.file.Path file = java.nio.file.Files.createTempFile("mcpx-leak-id-token", ".jwt");
+		java.nio.file.Files.writeString(file, ID_TOKEN);
+		String idpBasic = java.util.Base64.getEncoder()
+			.encodeToString(("sso-client:" + IDP_SECRET).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		Haystack haystack = new Haystack().alsoSecret(ID_TOKEN, signature(ID_TOKEN), ID_JAG, signature(ID_JAG),
+				IDP_SECRET, idpBasic, CLIENT_SECRET, ACCESS_1, ACCESS_2, "opaque-not-a-jwt-Lp0oKi9uJy8");
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
+			.web(WebApplicationType.SERVLET)
+			.properties("server.port=0", "spring.main.banner-mode=off",
+					"mcpx.clients.guarded.url=" + wire.baseUrl() + "/guarded/mcp",
+					"mcpx.clients.guarded.protocol=legacy", "mcpx.clients.guarded.request-timeout=2s",
+					"mcpx.clients.guarded.oauth.grant=enterprise-managed",
+					"mcpx.clients.guarded.oauth.client-id=leaky-client",
+					"mcpx.clients.guarded.oauth.client-secret=" + CLIENT_SECRET,
+					"mcpx.clients.guarded.oauth.assertion-file=" + file,
+					"mcpx.clients.guarded.oauth.identity-provider.token-endpoint=" + wire.baseUrl() + "/idp/token",
+					"mcpx.clients.guarded.oauth.identity-provider.client-id=sso-client",
+					"mcpx.clients.guarded.oauth.identity-provider.client-secret=" + IDP_SECRET,
+					"management.endpoints.web.exposure.include=health,mcpx",
+					"management.endpoint.health.show-details=always")
+			.run()) {
+			List<String> quiet = new ArrayList<>(List.of(HTTP_CLIENT_WIRE_LOGGERS));
+			quiet.add("org.apache.hc.client5.http.impl.auth");
+			try (LogCapture logs = LogCapture.start(quiet)) {
+				McpClient client = context.getBean(McpClients.class).get("guarded");
+				driveAssertions(client, haystack, file);
+				int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+				HttpClient http = HttpClient.newHttpClient();
+				for (String path : List.of("/actuator/health", "/actuator/health/mcpx", "/actuator/mcpx",
+						"/actuator/mcpx/guarded")) {
+					HttpResponse<String> response = http.send(
+							HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+							HttpResponse.BodyHandlers.ofString());
+					haystack.add("GET " + path + " (" + response.statusCode() + ")", response.body());
+				}
+				context.getBean(App.class).events.forEach((event) -> haystack.add("application event", event));
+				logs.into(haystack);
+			}
+		}
+		finally {
+			java.nio.file.Files.deleteIfExists(file);
+		}
+		haystack.add("stdout/stderr", output.getAll());
+		haystack.assertNoSecret();
+	}
+
+	private static void driveAssertions(McpClient client, Haystack haystack, java.nio.file.Path file)
+			throws java.io.IOException {
+		String idJag = "{\"access_token\":\"" + ID_JAG + "\",\"issued_token_type\":"
+				+ "\"urn:ietf:params:oauth:token-type:id-jag\",\"token_type\":\"N_A\",\"expires_in\":300}";
+		stubEnterprise(idJag, 200, "{\"access_token\":\"" + ACCESS_1 + "\",\"token_type\":\"Bearer\","
+				+ "\"expires_in\":3600}", 200, ACCESS_1);
+		assertThat(client.callTool("echo", Map.of("text", "hi")).text()).isEqualTo("ok");
+		haystack.add("status after authorizing", client.status().toString());
+		haystack.add("credentials", client.toString());
+
+		// the server now refuses the token; the identity provider refuses the exchange,
+		// echoing the assertion and its client's secret
+		stubEnterprise("{\"error\":\"invalid_grant\",\"error_description\":\"subject " + ID_TOKEN + " of "
+				+ IDP_SECRET + " refused\"}", 400, "{}", 500, ACCESS_2);
+		haystack.failure("refused token exchange", dev.mcpx.client.error.McpAuthenticationException.class,
+				() -> client.callTool("echo", Map.of("text", "hi")));
+
+		// the authorization server refuses the ID-JAG, echoing it
+		stubEnterprise(idJag, 200, "{\"error\":\"invalid_grant\",\"error_description\":\"grant " + ID_JAG
+				+ " not trusted\"}", 400, ACCESS_2);
+		haystack.failure("refused jwt-bearer grant", dev.mcpx.client.error.McpAuthenticationException.class,
+				() -> client.callTool("echo", Map.of("text", "hi")));
+
+		// an exchange answered without issued_token_type
+		stubEnterprise("{\"access_token\":\"" + ID_JAG + "\",\"token_type\":\"N_A\"}", 200, "{}", 500, ACCESS_2);
+		haystack.failure("exchange without issued_token_type", dev.mcpx.client.error.McpAuthenticationException.class,
+				() -> client.callTool("echo", Map.of("text", "hi")));
+		haystack.add("status after failed grants", client.status().toString());
+
+		// the next call starts the flow again
+		stubEnterprise(idJag, 200, "{\"access_token\":\"" + ACCESS_2 + "\",\"token_type\":\"Bearer\","
+				+ "\"expires_in\":3600}", 200, ACCESS_2);
+		assertThat(client.callTool("echo", Map.of("text", "hi")).text()).isEqualTo("ok");
+
+		// the assertion file now holds something that is not a JWT
+		java.nio.file.Files.writeString(file, "opaque-not-a-jwt-Lp0oKi9uJy8");
+		stubEnterprise(idJag, 200, "{}", 500, ACCESS_1);
+		haystack.failure("an assertion that is not a JWT", dev.mcpx.client.error.McpAuthenticationException.class,
+				() -> client.callTool("echo", Map.of("text", "hi")));
+		client.close();
+	}
+
+	/** The MCP server as in {@link #stubOAuth}, with the identity provider at /idp/token. */
+	private static void stubEnterprise(String idpResponse, int idpStatus, String tokenResponse, int tokenStatus,
+			String accepted) {
+		stubOAuth(tokenResponse, tokenStatus, accepted);
+		wire.stubFor(post(urlEqualTo("/idp/token")).willReturn(aResponse().withStatus(idpStatus)
+			.withHeader("Content-Type", "application/json")
+			.withBody(idpResponse)));
+	}
+
+	/** A JWT-shaped string (ES256 header, a subject, a signature that is the secret part). */
+	private static String fakeJwt(String subject, String signature) {
+		java.util.Base64.Encoder url = java.util.Base64.getUrlEncoder().withoutPadding();
+		String header = url.encodeToString("{\"alg\":\"ES256\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		String claims = url.encodeToString(("{\"sub\":\"" + subject + "\",\"aud\":\"mcp\",\"exp\":"
+				+ (System.currentTimeMillis() / 1000 + 3600) + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		return header + "." + claims + "." + url.encodeToString(signature.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+	}
+
+	private static String signature(String jwt) {
+		return jwt.substring(jwt.lastIndexOf('.') + 1);
+	}
+
 	// --- the script -----------------------------------------------------------------
 
 	/**

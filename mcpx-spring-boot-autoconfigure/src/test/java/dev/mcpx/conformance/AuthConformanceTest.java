@@ -7,7 +7,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Runs every {@code auth/*} client scenario of the official MCP conformance suite
  * ({@code @modelcontextprotocol/conformance} 0.2.0-alpha.12) at every revision the suite
- * lists for it, plus the client credentials extension scenarios, against
+ * lists for it, plus the scenarios of the authorization extensions (client credentials,
+ * enterprise-managed authorization, workload identity federation), against
  * {@link ConformanceClient} with {@link dev.mcpx.client.oauth.McpOAuthCredentials}
  * (configured by {@link ConformanceAuthorization}). What each scenario checks is listed in
  * {@code docs/conformance.md}; how a run is judged is {@link ConformanceSuite}'s, and the
@@ -43,7 +44,8 @@ class AuthConformanceTest {
 	}
 
 	@ParameterizedTest(name = "{0}")
-	@ValueSource(strings = { "auth/client-credentials-basic", "auth/client-credentials-jwt" })
+	@ValueSource(strings = { "auth/client-credentials-basic", "auth/client-credentials-jwt",
+			"auth/enterprise-managed-authorization", "auth/wif-jwt-bearer" })
 	void clientCredentialsExtensionScenarioPasses(String scenario) throws Exception {
 		ConformanceSuite.assertExtensionScenarioPasses(scenario);
 	}

@@ -1,10 +1,13 @@
 package dev.mcpx.conformance;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.KeyFactory;
 import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.ECPublicKey;
@@ -19,8 +22,10 @@ import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWK;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 
+import dev.mcpx.client.oauth.McpAssertionSource;
 import dev.mcpx.client.oauth.McpAuthorizationException;
 import dev.mcpx.client.oauth.McpAuthorizationHandler;
+import dev.mcpx.client.oauth.McpIdentityProvider;
 import dev.mcpx.client.oauth.McpOAuthCredentials;
 import dev.mcpx.client.oauth.McpOAuthGrant;
 import tools.jackson.databind.JsonNode;
@@ -71,11 +76,35 @@ final class ConformanceAuthorization {
 				.clientAuthentication("private_key_jwt");
 			case "auth/pre-registration" -> builder.client(text(context, "client_id"), text(context, "client_secret"))
 				.issuer(text(context, "issuer"));
+			case "auth/enterprise-managed-authorization" -> {
+				// the user's ID token from single sign-on, exchanged at the IdP for an ID-JAG
+				String idToken = text(context, "idp_id_token");
+				builder.grant(McpOAuthGrant.ENTERPRISE_MANAGED)
+					.client(text(context, "client_id"), text(context, "client_secret"))
+					.assertion(() -> idToken)
+					.identityProvider(McpIdentityProvider.of(URI.create(text(context, "idp_token_endpoint")),
+							text(context, "idp_client_id"), null));
+			}
+			case "auth/wif-jwt-bearer" -> builder.grant(McpOAuthGrant.JWT_BEARER)
+				.client(text(context, "client_id"), null)
+				// as a platform projects it: a file, read at every grant
+				.assertion(McpAssertionSource.file(workloadTokenFile(text(context, "valid_jwt"))));
 			default -> {
 				// every other scenario: discovery, then CIMD or dynamic registration
 			}
 		}
 		return builder.build();
+	}
+
+	private static Path workloadTokenFile(String token) {
+		try {
+			Path file = Files.createTempFile("mcpx-conformance-workload-token", ".jwt");
+			file.toFile().deleteOnExit();
+			return Files.writeString(file, token + "\n");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	private static String text(JsonNode context, String field) {

@@ -87,8 +87,11 @@ class DocumentationTest {
 		List<String> missing = new ArrayList<>();
 		for (JsonNode property : metadata().path("properties")) {
 			String name = property.path("name").asString();
-			if (name.startsWith("mcpx.defaults.")) {
-				String key = name.substring("mcpx.defaults.".length());
+			// mcpx.discovery.defaults takes the same upstream settings as mcpx.defaults
+			String defaults = name.startsWith("mcpx.discovery.defaults.") ? "mcpx.discovery.defaults."
+					: "mcpx.defaults.";
+			if (name.startsWith(defaults)) {
+				String key = name.substring(defaults.length());
 				if (!Pattern.compile("`" + Pattern.quote(key) + "[`.\\[]").matcher(reference).find()) {
 					missing.add(name);
 				}
@@ -107,6 +110,7 @@ class DocumentationTest {
 		String reference = Files.readString(ROOT.resolve("docs/configuration.md"));
 		Set<String> keys = new LinkedHashSet<>(properties(McpxProperties.Client.class));
 		keys.addAll(properties(McpxOAuthProperties.class));
+		properties(McpxOAuthProperties.IdentityProvider.class).forEach((key) -> keys.add("identity-provider." + key));
 		assertThat(keys).contains("url", "command", "working-directory", "client-metadata-url");
 		assertThat(keys).as("properties missing from docs/configuration.md")
 			.allSatisfy((key) -> assertThat(reference).contains("`" + key + "`"));

@@ -5,7 +5,10 @@ import java.io.InputStream;
 import java.net.URI;
 import java.time.Clock;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 import com.nimbusds.jose.jwk.JWK;
 import org.jspecify.annotations.Nullable;
@@ -26,8 +29,10 @@ import dev.mcpx.autoconfigure.McpClientCustomizer;
 import dev.mcpx.autoconfigure.McpUpstreamSettings.Http;
 import dev.mcpx.autoconfigure.McpxUpstreams;
 import dev.mcpx.client.McpClientBuilder;
+import dev.mcpx.client.oauth.McpAssertionSource;
 import dev.mcpx.client.oauth.McpAuthorizationHandler;
 import dev.mcpx.client.oauth.McpClientRegistrationStore;
+import dev.mcpx.client.oauth.McpIdentityProvider;
 import dev.mcpx.client.oauth.McpOAuthCredentials;
 import dev.mcpx.client.oauth.McpOAuthGrant;
 
@@ -50,6 +55,8 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 
 	private final @Nullable OAuth2AuthorizedClientService authorizedClientService;
 
+	private final Map<String, McpAssertionSource> assertionSources;
+
 	/**
 	 * Creates the configurer.
 	 * @param upstreams the upstreams' settings, where each one's URL is read
@@ -60,7 +67,22 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 	 */
 	public McpOAuthConfigurer(McpxUpstreams upstreams, Environment environment, McpAuthorizationHandler handler,
 			McpClientRegistrationStore store, @Nullable ClientRegistrationRepository registrations) {
-		this(upstreams, environment, handler, store, registrations, null);
+		this(upstreams, environment, handler, store, registrations, Map.of());
+	}
+
+	/**
+	 * Creates the configurer.
+	 * @param upstreams the upstreams' settings, where each one's URL is read
+	 * @param environment where the {@code oauth} properties are bound from
+	 * @param handler the user's step of the authorization code flow
+	 * @param store where dynamically registered clients are kept
+	 * @param registrations Spring Security's client registrations, or {@code null}
+	 * @param assertionSources the application's {@link McpAssertionSource} beans, by name
+	 */
+	public McpOAuthConfigurer(McpxUpstreams upstreams, Environment environment, McpAuthorizationHandler handler,
+			McpClientRegistrationStore store, @Nullable ClientRegistrationRepository registrations,
+			Map<String, McpAssertionSource> assertionSources) {
+		this(upstreams, environment, handler, store, registrations, assertionSources, null);
 	}
 
 	/**
@@ -70,17 +92,20 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 	 * @param handler the user's step of the authorization code flow
 	 * @param store where dynamically registered clients are kept
 	 * @param registrations Spring Security's client registrations, or {@code null}
+	 * @param assertionSources the application's {@link McpAssertionSource} beans, by name
 	 * @param authorizedClientService where Spring Security keeps the users' authorized clients,
 	 * or {@code null}
 	 */
 	public McpOAuthConfigurer(McpxUpstreams upstreams, Environment environment, McpAuthorizationHandler handler,
 			McpClientRegistrationStore store, @Nullable ClientRegistrationRepository registrations,
+			Map<String, McpAssertionSource> assertionSources,
 			@Nullable OAuth2AuthorizedClientService authorizedClientService) {
 		this.upstreams = upstreams;
 		this.binder = Binder.get(environment);
 		this.handler = handler;
 		this.store = store;
 		this.registrations = registrations;
+		this.assertionSources = Map.copyOf(assertionSources);
 		this.authorizedClientService = authorizedClientService;
 	}
 
@@ -169,7 +194,7 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 			.scopes(oauth.getScopes());
 		McpOAuthGrant grant = oauth.getGrant();
 		if (oauth.getRegistrationId() != null) {
-			grant = fromRegistration(prefix, oauth.getRegistrationId(), credentials);
+			grant = fromRegistration(prefix, oauth.getRegistrationId(), credentials, grant);
 		}
 		else if (oauth.getClientId() != null) {
 			credentials.client(oauth.getClientId(), oauth.getClientSecret()).issuer(oauth.getIssuer());
@@ -183,6 +208,18 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 					"the client-credentials grant needs a pre-registered client id (or a registration-id)");
 		}
 		credentials.grant(grant);
+		if (grant == McpOAuthGrant.JWT_BEARER || grant == McpOAuthGrant.ENTERPRISE_MANAGED) {
+			credentials.assertion(assertionSource(prefix, oauth, grant));
+		}
+		if (grant == McpOAuthGrant.ENTERPRISE_MANAGED) {
+			if (oauth.getClientId() == null && oauth.getRegistrationId() == null) {
+				// enterprise-managed authorization §6.1: pre-registered with the authorization
+				// server, which checks the ID-JAG names that client
+				throw new InvalidMcpxPropertyException(prefix + ".client-id", "the enterprise-managed grant needs "
+						+ "the client id registered with the upstream's authorization server");
+			}
+			credentials.identityProvider(identityProvider(prefix + ".identity-provider", oauth.getIdentityProvider()));
+		}
 		apply(prefix + ".client-authentication", () -> credentials.clientAuthentication(oauth.getClientAuthentication()));
 		apply(prefix + ".client-metadata-url", () -> credentials.clientMetadataUrl(oauth.getClientMetadataUrl()));
 		URI redirectUri = oauth.getRedirectUri();
@@ -201,7 +238,74 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 		return credentials;
 	}
 
-	private McpOAuthGrant fromRegistration(String prefix, String id, McpOAuthCredentials.Builder credentials) {
+	private McpAssertionSource assertionSource(String prefix, McpxOAuthProperties oauth, McpOAuthGrant grant) {
+		Path file = oauth.getAssertionFile();
+		String bean = oauth.getAssertionBean();
+		if (file != null && bean != null) {
+			throw new InvalidMcpxPropertyException(prefix + ".assertion-bean",
+					"set either assertion-file or assertion-bean, not both");
+		}
+		if (file != null) {
+			return McpAssertionSource.file(file);
+		}
+		if (bean != null) {
+			McpAssertionSource source = this.assertionSources.get(bean);
+			if (source == null) {
+				throw new InvalidMcpxPropertyException(prefix + ".assertion-bean",
+						"no McpAssertionSource bean named '" + bean + "'; there are " + this.assertionSources.keySet());
+			}
+			return source;
+		}
+		if (this.assertionSources.size() == 1) {
+			return this.assertionSources.values().iterator().next();
+		}
+		throw new InvalidMcpxPropertyException(prefix + ".assertion-file", "the " + grant.name()
+			.toLowerCase(java.util.Locale.ROOT)
+			.replace('_', '-') + " grant needs an assertion: set assertion-file, or define an McpAssertionSource bean"
+				+ (this.assertionSources.isEmpty() ? "" : " and name it in assertion-bean (there are "
+						+ this.assertionSources.keySet() + ")"));
+	}
+
+	private static McpIdentityProvider identityProvider(String prefix, McpxOAuthProperties.IdentityProvider idp) {
+		URI endpoint = idp.getTokenEndpoint();
+		if (endpoint == null) {
+			throw new InvalidMcpxPropertyException(prefix + ".token-endpoint",
+					"the enterprise-managed grant needs the identity provider's token endpoint");
+		}
+		String clientId = idp.getClientId();
+		if (clientId == null || clientId.isBlank()) {
+			throw new InvalidMcpxPropertyException(prefix + ".client-id",
+					"the enterprise-managed grant needs the client id at the identity provider");
+		}
+		String type = switch (idp.getSubjectTokenType()) {
+			case "id-token", "id_token" -> McpIdentityProvider.ID_TOKEN;
+			case "saml2" -> McpIdentityProvider.SAML2;
+			default -> idp.getSubjectTokenType();
+		};
+		if (!type.equals(McpIdentityProvider.ID_TOKEN) && !type.equals(McpIdentityProvider.SAML2)) {
+			throw new InvalidMcpxPropertyException(prefix + ".subject-token-type",
+					"must be id-token or saml2 (or their RFC 8693 URNs), was '" + type + "'");
+		}
+		String method = idp.getClientAuthentication();
+		if (method != null && !Set.of("client_secret_basic", "client_secret_post", "none").contains(method)) {
+			throw new InvalidMcpxPropertyException(prefix + ".client-authentication",
+					"must be client_secret_basic, client_secret_post or none, was '" + method + "'");
+		}
+		if (method != null && !method.equals("none") && idp.getClientSecret() == null) {
+			throw new InvalidMcpxPropertyException(prefix + ".client-secret", method + " needs a client secret");
+		}
+		try {
+			return new McpIdentityProvider(endpoint, clientId, idp.getClientSecret(), method, type);
+		}
+		catch (IllegalArgumentException ex) {
+			// what is left to refuse is the endpoint
+			throw new InvalidMcpxPropertyException(prefix + ".token-endpoint",
+					Objects.requireNonNullElse(ex.getMessage(), "it is not valid"));
+		}
+	}
+
+	private McpOAuthGrant fromRegistration(String prefix, String id, McpOAuthCredentials.Builder credentials,
+			McpOAuthGrant configured) {
 		ClientRegistration registration = (this.registrations != null) ? this.registrations.findByRegistrationId(id)
 				: null;
 		if (registration == null) {
@@ -226,8 +330,14 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 			}
 			return McpOAuthGrant.AUTHORIZATION_CODE;
 		}
+		if (AuthorizationGrantType.JWT_BEARER.equals(grant)) {
+			// the registration's client at the authorization server; how the assertion is
+			// obtained is the grant property's
+			return (configured == McpOAuthGrant.ENTERPRISE_MANAGED) ? configured : McpOAuthGrant.JWT_BEARER;
+		}
 		throw new InvalidMcpxPropertyException(prefix + ".registration-id", "client registration '" + id
-				+ "' uses the " + grant.getValue() + " grant; mcpx supports authorization_code and client_credentials");
+				+ "' uses the " + grant.getValue()
+				+ " grant; mcpx supports authorization_code, client_credentials and jwt-bearer");
 	}
 
 	private static JWK readKey(String property, Resource privateKey) {

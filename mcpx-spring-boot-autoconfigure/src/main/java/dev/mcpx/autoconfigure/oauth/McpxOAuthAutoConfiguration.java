@@ -1,6 +1,7 @@
 package dev.mcpx.autoconfigure.oauth;
 
 import com.nimbusds.oauth2.sdk.as.AuthorizationServerMetadata;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -13,6 +14,7 @@ import org.springframework.security.oauth2.client.registration.ClientRegistratio
 
 import dev.mcpx.autoconfigure.McpxAutoConfiguration;
 import dev.mcpx.autoconfigure.McpxUpstreams;
+import dev.mcpx.client.oauth.McpAssertionSource;
 import dev.mcpx.client.oauth.McpAuthorizationHandler;
 import dev.mcpx.client.oauth.McpClientRegistrationStore;
 
@@ -21,7 +23,8 @@ import dev.mcpx.client.oauth.McpClientRegistrationStore;
  * Spring Security's OAuth2 client is on the classpath. An {@link McpAuthorizationHandler}
  * bean is the user's step of the authorization code flow (headless by default: it fails
  * naming the URL to open); a {@link McpClientRegistrationStore} bean keeps dynamically
- * registered clients (in memory by default).
+ * registered clients (in memory by default); {@link McpAssertionSource} beans supply the
+ * assertions of the jwt-bearer and enterprise-managed grants that are not read from a file.
  */
 @AutoConfiguration(before = McpxAutoConfiguration.class)
 @ConditionalOnClass({ ClientRegistration.class, AuthorizationServerMetadata.class })
@@ -37,10 +40,11 @@ public final class McpxOAuthAutoConfiguration {
 	@ConditionalOnMissingBean
 	McpOAuthConfigurer mcpOAuthConfigurer(McpxUpstreams upstreams, Environment environment,
 			ObjectProvider<McpAuthorizationHandler> handler, McpClientRegistrationStore store,
-			ObjectProvider<ClientRegistrationRepository> registrations,
+			ObjectProvider<ClientRegistrationRepository> registrations, ListableBeanFactory beans,
 			ObjectProvider<OAuth2AuthorizedClientService> authorizedClients) {
 		return new McpOAuthConfigurer(upstreams, environment, handler.getIfAvailable(McpAuthorizationHandler::headless),
-				store, registrations.getIfAvailable(), authorizedClients.getIfAvailable());
+				store, registrations.getIfAvailable(), beans.getBeansOfType(McpAssertionSource.class),
+				authorizedClients.getIfAvailable());
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.mcpx.autoconfigure.oauth;
 
 import java.net.URI;
 import java.time.Duration;
+import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
@@ -9,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.Resource;
 
 import dev.mcpx.client.McpClientBuilder;
+import dev.mcpx.client.oauth.McpIdentityProvider;
 import dev.mcpx.client.oauth.McpOAuthGrant;
 
 /**
@@ -18,8 +20,10 @@ import dev.mcpx.client.oauth.McpOAuthGrant;
 public class McpxOAuthProperties {
 
 	/**
-	 * How tokens are obtained: authorization-code (a user authorizes in a browser) or
-	 * client-credentials (the application acts on its own behalf).
+	 * How tokens are obtained: authorization-code (a user authorizes in a browser),
+	 * client-credentials (the application acts on its own behalf), jwt-bearer (the workload's
+	 * own identity token, workload identity federation) or enterprise-managed (the user's
+	 * identity assertion exchanged at the enterprise identity provider).
 	 */
 	private McpOAuthGrant grant = McpOAuthGrant.AUTHORIZATION_CODE;
 
@@ -100,6 +104,23 @@ public class McpxOAuthProperties {
 	public UserSessions getUserSessions() {
 		return this.userSessions;
 	}
+	/**
+	 * File holding the assertion of the jwt-bearer grant (the workload's token, such as a
+	 * projected service account token) or of the enterprise-managed grant (the identity
+	 * assertion), read again at every grant.
+	 */
+	private @Nullable Path assertionFile;
+
+	/**
+	 * Name of the McpAssertionSource bean that supplies the assertion, when it is not read
+	 * from a file; by default the only such bean.
+	 */
+	private @Nullable String assertionBean;
+
+	/**
+	 * Enterprise identity provider of the enterprise-managed grant.
+	 */
+	private final IdentityProvider identityProvider = new IdentityProvider();
 
 	public McpOAuthGrant getGrant() {
 		return this.grant;
@@ -189,6 +210,26 @@ public class McpxOAuthProperties {
 		this.scopes = scopes;
 	}
 
+	public @Nullable Path getAssertionFile() {
+		return this.assertionFile;
+	}
+
+	public void setAssertionFile(@Nullable Path assertionFile) {
+		this.assertionFile = assertionFile;
+	}
+
+	public @Nullable String getAssertionBean() {
+		return this.assertionBean;
+	}
+
+	public void setAssertionBean(@Nullable String assertionBean) {
+		this.assertionBean = assertionBean;
+	}
+
+	public IdentityProvider getIdentityProvider() {
+		return this.identityProvider;
+	}
+
 	@Override
 	public String toString() {
 		// the secret stays out of logs
@@ -234,6 +275,87 @@ public class McpxOAuthProperties {
 
 		public void setIdleTimeout(Duration idleTimeout) {
 			this.idleTimeout = idleTimeout;
+		}
+
+	}
+
+	/**
+	 * The enterprise identity provider where the identity assertion is exchanged for an
+	 * identity assertion authorization grant (RFC 8693 token exchange).
+	 */
+	public static class IdentityProvider {
+
+		/**
+		 * Token endpoint of the identity provider, https (or http on loopback).
+		 */
+		private @Nullable URI tokenEndpoint;
+
+		/**
+		 * Client id at the identity provider (the client the user signed in to).
+		 */
+		private @Nullable String clientId;
+
+		/**
+		 * Client secret at the identity provider.
+		 */
+		private @Nullable String clientSecret;
+
+		/**
+		 * Token endpoint authentication at the identity provider: client_secret_basic,
+		 * client_secret_post or none; by default client_secret_basic with a secret, none
+		 * without.
+		 */
+		private @Nullable String clientAuthentication;
+
+		/**
+		 * RFC 8693 type of the identity assertion: an ID token or a SAML 2.0 assertion.
+		 */
+		private String subjectTokenType = McpIdentityProvider.ID_TOKEN;
+
+		public @Nullable URI getTokenEndpoint() {
+			return this.tokenEndpoint;
+		}
+
+		public void setTokenEndpoint(@Nullable URI tokenEndpoint) {
+			this.tokenEndpoint = tokenEndpoint;
+		}
+
+		public @Nullable String getClientId() {
+			return this.clientId;
+		}
+
+		public void setClientId(@Nullable String clientId) {
+			this.clientId = clientId;
+		}
+
+		public @Nullable String getClientSecret() {
+			return this.clientSecret;
+		}
+
+		public void setClientSecret(@Nullable String clientSecret) {
+			this.clientSecret = clientSecret;
+		}
+
+		public @Nullable String getClientAuthentication() {
+			return this.clientAuthentication;
+		}
+
+		public void setClientAuthentication(@Nullable String clientAuthentication) {
+			this.clientAuthentication = clientAuthentication;
+		}
+
+		public String getSubjectTokenType() {
+			return this.subjectTokenType;
+		}
+
+		public void setSubjectTokenType(String subjectTokenType) {
+			this.subjectTokenType = subjectTokenType;
+		}
+
+		@Override
+		public String toString() {
+			return "IdentityProvider[tokenEndpoint=" + this.tokenEndpoint + ", clientId=" + this.clientId
+					+ ", clientSecret=" + ((this.clientSecret != null) ? "(set)" : "none") + "]";
 		}
 
 	}

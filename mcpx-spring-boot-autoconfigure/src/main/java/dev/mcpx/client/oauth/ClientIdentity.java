@@ -59,6 +59,11 @@ final class ClientIdentity {
 			method = (s.clientAuthentication != null) ? s.clientAuthentication
 					: chooseMethod(server, secret != null, s.jwk != null);
 		}
+		else if (s.grant == McpOAuthGrant.JWT_BEARER) {
+			// RFC 7523 §3: the assertion identifies the workload, client authentication is
+			// optional; workload identity federation registers no client
+			return anonymous(context, scopes);
+		}
 		else if (s.grant == McpOAuthGrant.AUTHORIZATION_CODE && s.clientMetadataUrl != null
 				&& server.supportsClientIdMetadataDocuments()) {
 			// 2. a client ID metadata document: the URL is the client id, portable across servers
@@ -101,6 +106,9 @@ final class ClientIdentity {
 		else if (s.grant == McpOAuthGrant.CLIENT_CREDENTIALS) {
 			builder.authorizationGrantType(AuthorizationGrantType.CLIENT_CREDENTIALS);
 		}
+		else if (s.grant == McpOAuthGrant.JWT_BEARER || s.grant == McpOAuthGrant.ENTERPRISE_MANAGED) {
+			builder.authorizationGrantType(AuthorizationGrantType.JWT_BEARER);
+		}
 		else {
 			builder.authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
 				.redirectUri(s.redirectUri.toString())
@@ -108,6 +116,21 @@ final class ClientIdentity {
 					.toString());
 		}
 		return builder.build();
+	}
+
+	private ClientRegistration anonymous(Token.Context context, Set<String> scopes) {
+		AuthorizationServer server = context.server();
+		return ClientRegistration.withRegistrationId(this.settings.upstream)
+			// Spring Security needs a client id; TokenRequests leaves it out of the request
+			.clientId("anonymous")
+			.clientAuthenticationMethod(ClientAuthenticationMethod.NONE)
+			.authorizationGrantType(AuthorizationGrantType.JWT_BEARER)
+			.tokenUri(server.tokenEndpoint().toString())
+			.issuerUri(server.issuer())
+			.providerConfigurationMetadata(
+					Map.of("resource", context.resource().resource(), TokenRequests.ANONYMOUS, Boolean.TRUE))
+			.scope(scopes)
+			.build();
 	}
 
 	/** The best token endpoint authentication the server supports for what the client holds. */

@@ -3,6 +3,7 @@ package dev.mcpx.client.oauth;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,6 +21,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
 import org.springframework.security.oauth2.core.OAuth2AccessToken;
 import org.springframework.security.oauth2.core.OAuth2RefreshToken;
 import org.springframework.security.oauth2.core.endpoint.OAuth2AccessTokenResponse;
@@ -27,6 +30,7 @@ import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationExch
 import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationRequest;
 import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationResponse;
 import org.springframework.security.oauth2.core.endpoint.PkceParameterNames;
+import org.springframework.security.oauth2.jwt.Jwt;
 
 import dev.mcpx.client.error.McpAuthChallenge;
 
@@ -94,6 +98,91 @@ final class Grants {
 	}
 
 	/**
+	 * A token by the grant the credentials were built for.
+	 * @param context the resource and its authorization server
+	 * @param scopes the scopes to request
+	 * @return the token
+	 */
+	Token grant(Token.Context context, Set<String> scopes) {
+		return switch (this.settings.grant) {
+			case CLIENT_CREDENTIALS -> clientCredentials(context, scopes);
+			case JWT_BEARER -> jwtBearer(context, scopes);
+			case ENTERPRISE_MANAGED -> enterpriseManaged(context, scopes);
+			case AUTHORIZATION_CODE -> authorizationCode(context, scopes);
+		};
+	}
+
+	/**
+	 * A token by an RFC 7523 JWT bearer grant whose assertion is the workload's own token
+	 * (workload identity federation, {@code io.modelcontextprotocol/auth/wif}), read from its
+	 * source at every grant: projected tokens rotate.
+	 * @param context the resource and its authorization server
+	 * @param scopes the scopes to request
+	 * @return the token
+	 */
+	Token jwtBearer(Token.Context context, Set<String> scopes) {
+		McpAssertionSource source = Objects.requireNonNull(this.settings.assertion, "assertion source");
+		String step = "the workload token of the jwt-bearer grant";
+		String value = Assertions.read(this.settings.upstream, step, source);
+		Jwt assertion = Assertions.jwt(this.settings.upstream, step + " from " + source, value, this.settings.clock);
+		ClientRegistration registration = this.identity.registration(context, scopes);
+		this.tokenRequests.incrementAndGet();
+		return token(context, registration, scopes, this.tokens.jwtBearer(registration, assertion), "jwt-bearer");
+	}
+
+	/**
+	 * A token by enterprise-managed authorization
+	 * ({@code io.modelcontextprotocol/enterprise-managed-authorization}): the identity
+	 * assertion is exchanged at the identity provider for an identity assertion authorization
+	 * grant for this upstream and its authorization server (§4, RFC 8693), which the
+	 * authorization server then redeems as a JWT bearer grant (§5, RFC 7523). Both are made
+	 * at every grant: an ID-JAG is short-lived and the identity assertion may have changed.
+	 * @param context the resource and its authorization server
+	 * @param scopes the scopes to request
+	 * @return the token
+	 */
+	Token enterpriseManaged(Token.Context context, Set<String> scopes) {
+		OAuthSettings s = this.settings;
+		McpAssertionSource source = Objects.requireNonNull(s.assertion, "assertion source");
+		McpIdentityProvider idp = Objects.requireNonNull(s.identityProvider, "identity provider");
+		String step = "the identity assertion of the enterprise-managed grant";
+		String subject = Assertions.read(s.upstream, step, source);
+		if (idp.expectsJwt()) {
+			Assertions.jwt(s.upstream, step + " from " + source, subject, s.clock);
+		}
+		URI endpoint = SafeUrls.requireSafe(s.upstream, "the identity provider's token endpoint", idp.tokenEndpoint());
+		ClientRegistration atIdentityProvider = ClientRegistration.withRegistrationId(s.upstream + "-identity-provider")
+			.clientId(idp.clientId())
+			.clientSecret(idp.clientSecret())
+			.clientAuthenticationMethod(new ClientAuthenticationMethod(idp.authenticationMethod()))
+			.authorizationGrantType(AuthorizationGrantType.TOKEN_EXCHANGE)
+			.tokenUri(endpoint.toString())
+			.scope(scopes)
+			.providerConfigurationMetadata(Map.of("resource", context.resource().resource(), TokenRequests.AUDIENCE,
+					context.server().issuer(), TokenRequests.SUBJECT_TOKEN_TYPE, idp.subjectTokenType()))
+			.build();
+		this.tokenRequests.incrementAndGet();
+		OAuth2AccessTokenResponse exchanged = this.tokens.tokenExchange(atIdentityProvider, subject);
+		Object issued = exchanged.getAdditionalParameters().get("issued_token_type");
+		if (issued == null) {
+			// RFC 8693 §2.2.1: REQUIRED; without it the client cannot know what it was given
+			throw new McpAuthorizationException(s.upstream, "the token exchange response of the identity provider at "
+					+ endpoint + " has no issued_token_type (RFC 8693 §2.2.1); it was not used", null);
+		}
+		if (!TokenRequests.ID_JAG.equals(issued.toString())) {
+			throw new McpAuthorizationException(s.upstream, "the identity provider at " + endpoint
+					+ " issued a token of type '" + issued + "', not an identity assertion authorization grant ("
+					+ TokenRequests.ID_JAG + "); it was not used", null);
+		}
+		Jwt grant = Assertions.jwt(s.upstream, "the identity assertion authorization grant from " + endpoint,
+				exchanged.getAccessToken().getTokenValue(), s.clock);
+		ClientRegistration registration = this.identity.registration(context, scopes);
+		this.tokenRequests.incrementAndGet();
+		return token(context, registration, scopes, this.tokens.jwtBearer(registration, grant),
+				"enterprise-managed authorization (token exchange, then jwt-bearer)");
+	}
+
+	/**
 	 * A token by client credentials (2026-07-28 basic/authorization §Client Credentials).
 	 * @param context the resource and its authorization server
 	 * @param scopes the scopes to request
@@ -117,7 +206,7 @@ final class Grants {
 	Token tokenExchange(Token.Context context, Set<String> scopes, McpSubjectToken subject) {
 		ClientRegistration registration = this.identity.registration(context, scopes);
 		this.tokenRequests.incrementAndGet();
-		OAuth2AccessTokenResponse response = this.tokens.tokenExchange(registration, subject.value());
+		OAuth2AccessTokenResponse response = this.tokens.userTokenExchange(registration, subject.value());
 		Object issued = response.getAdditionalParameters().get("issued_token_type");
 		if (issued == null) {
 			throw new McpAuthorizationException(this.settings.upstream, "the token exchange response of "

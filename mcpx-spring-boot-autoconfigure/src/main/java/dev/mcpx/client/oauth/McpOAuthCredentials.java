@@ -161,6 +161,10 @@ public final class McpOAuthCredentials implements McpCredentials {
 		if (this.settings.clientSecret != null) {
 			secrets.add(this.settings.clientSecret);
 		}
+		McpIdentityProvider idp = this.settings.identityProvider;
+		if (idp != null && idp.clientSecret() != null) {
+			secrets.add(idp.clientSecret());
+		}
 		Token current = this.token;
 		if (current != null) {
 			secrets.add(current.value);
@@ -185,7 +189,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 				Token next = (refreshToken != null) ? this.grants.refreshGrant(expiring, refreshToken)
 						: (this.settings.subjectTokens != null)
 								? this.grants.tokenExchange(expiring.context, expiring.requested, subject())
-								: this.grants.clientCredentials(expiring.context, expiring.requested);
+								: this.grants.grant(expiring.context, expiring.requested);
 				this.token = next;
 				return next;
 			}
@@ -226,8 +230,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 		if (this.settings.subjectTokens != null) {
 			return this.grants.tokenExchange(context, scopes, subject());
 		}
-		return (this.settings.grant == McpOAuthGrant.CLIENT_CREDENTIALS)
-				? this.grants.clientCredentials(context, scopes) : this.grants.authorizationCode(context, scopes);
+		return this.grants.grant(context, scopes);
 	}
 
 	/**
@@ -330,6 +333,29 @@ public final class McpOAuthCredentials implements McpCredentials {
 				throw new IllegalArgumentException("the signing key must include its private part");
 			}
 			this.settings.jwk = jwk;
+			return this;
+		}
+
+		/**
+		 * Where the assertion of a {@link McpOAuthGrant#JWT_BEARER} grant (the workload's
+		 * token) or of a {@link McpOAuthGrant#ENTERPRISE_MANAGED} grant (the user's identity
+		 * assertion) comes from; asked at every grant.
+		 * @param source the source, for example {@link McpAssertionSource#file}
+		 * @return this builder
+		 */
+		public Builder assertion(McpAssertionSource source) {
+			this.settings.assertion = Objects.requireNonNull(source, "assertion");
+			return this;
+		}
+
+		/**
+		 * The enterprise identity provider of a {@link McpOAuthGrant#ENTERPRISE_MANAGED}
+		 * grant, where the identity assertion is exchanged.
+		 * @param identityProvider the identity provider
+		 * @return this builder
+		 */
+		public Builder identityProvider(McpIdentityProvider identityProvider) {
+			this.settings.identityProvider = Objects.requireNonNull(identityProvider, "identityProvider");
 			return this;
 		}
 
@@ -444,15 +470,30 @@ public final class McpOAuthCredentials implements McpCredentials {
 		/**
 		 * Builds the credentials.
 		 * @return the credentials
-		 * @throws IllegalArgumentException when the client credentials grant or a token
-		 * exchange has no client id
+		 * @throws IllegalArgumentException when the client credentials or enterprise-managed
+		 * grant or a token exchange has no client id, or a grant presenting an assertion has no
+		 * source of it or no identity provider to exchange it at
 		 */
 		public McpOAuthCredentials build() {
-			if (this.settings.subjectTokens != null && this.settings.clientId == null) {
+			OAuthSettings s = this.settings;
+			if (s.subjectTokens != null && s.clientId == null) {
 				throw new IllegalArgumentException("a token exchange needs a pre-registered client id");
 			}
-			if (this.settings.grant == McpOAuthGrant.CLIENT_CREDENTIALS && this.settings.clientId == null) {
+			if (s.grant == McpOAuthGrant.CLIENT_CREDENTIALS && s.clientId == null) {
 				throw new IllegalArgumentException("the client credentials grant needs a client id");
+			}
+			if ((s.grant == McpOAuthGrant.JWT_BEARER || s.grant == McpOAuthGrant.ENTERPRISE_MANAGED)
+					&& s.assertion == null) {
+				throw new IllegalArgumentException("the " + s.grant + " grant needs an assertion source");
+			}
+			if (s.grant == McpOAuthGrant.ENTERPRISE_MANAGED && s.identityProvider == null) {
+				throw new IllegalArgumentException("the ENTERPRISE_MANAGED grant needs an identity provider");
+			}
+			if (s.grant == McpOAuthGrant.ENTERPRISE_MANAGED && s.clientId == null) {
+				// enterprise-managed authorization §6.1: the client is pre-registered with the
+				// authorization server, and the identity provider names that client in the ID-JAG
+				throw new IllegalArgumentException(
+						"the ENTERPRISE_MANAGED grant needs the client id registered with the upstream's authorization server");
 			}
 			if ("private_key_jwt".equals(this.settings.clientAuthentication) && this.settings.jwk == null) {
 				throw new IllegalArgumentException("private_key_jwt client authentication needs a signing key");

@@ -29,6 +29,10 @@ final class OAuthSettings {
 
 	@Nullable JWK jwk;
 
+	@Nullable McpAssertionSource assertion;
+
+	@Nullable McpIdentityProvider identityProvider;
+
 	@Nullable String issuer;
 
 	@Nullable URI clientMetadataUrl;

@@ -45,9 +45,11 @@ final class Token {
 		this.requested = requested;
 		this.context = context;
 		this.registration = registration;
+		// a grant the client can make again on its own: client credentials, or an assertion
+		// it reads again (jwt-bearer, enterprise-managed), a user's token it exchanges again
 		AuthorizationGrantType grant = registration.getAuthorizationGrantType();
 		this.renewable = renewable && (refreshToken != null || grant.equals(AuthorizationGrantType.CLIENT_CREDENTIALS)
-				|| grant.equals(AuthorizationGrantType.TOKEN_EXCHANGE));
+				|| grant.equals(AuthorizationGrantType.JWT_BEARER) || grant.equals(AuthorizationGrantType.TOKEN_EXCHANGE));
 	}
 
 	boolean expiresSoon(Clock clock) {

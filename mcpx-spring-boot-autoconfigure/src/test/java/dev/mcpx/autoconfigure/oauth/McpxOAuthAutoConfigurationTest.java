@@ -14,6 +14,7 @@ import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
 import dev.mcpx.autoconfigure.InvalidMcpxPropertyException;
 import dev.mcpx.autoconfigure.McpxAutoConfiguration;
 import dev.mcpx.client.McpClients;
+import dev.mcpx.client.oauth.McpAssertionSource;
 import dev.mcpx.client.oauth.McpAuthorizationHandler;
 import dev.mcpx.client.oauth.McpClientRegistrationStore;
 import dev.mcpx.client.oauth.McpOAuthCredentials;
@@ -93,6 +94,74 @@ class McpxOAuthAutoConfigurationTest {
 				assertThat(context.getBean(McpOAuthConfigurer.class).credentials("guarded").toString())
 					.contains("CLIENT_CREDENTIALS");
 			});
+	}
+
+	@Test
+	void aJwtBearerUpstreamReadsItsWorkloadTokenFileOrTheAssertionSourceBean() {
+		this.contextRunner
+			.withPropertyValues("mcpx.clients.guarded.oauth.grant=jwt-bearer",
+					"mcpx.clients.guarded.oauth.assertion-file=/var/run/secrets/tokens/mcp")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(McpOAuthConfigurer.class).credentials("guarded").toString())
+					.contains("JWT_BEARER");
+			});
+		McpAssertionSource source = () -> "assertion";
+		this.contextRunner.withBean("workloadToken", McpAssertionSource.class, () -> source)
+			.withPropertyValues("mcpx.clients.guarded.oauth.grant=jwt-bearer")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void anEnterpriseManagedUpstreamNamesItsIdentityProvider() {
+		this.contextRunner
+			.withPropertyValues("mcpx.clients.guarded.oauth.grant=enterprise-managed",
+					"mcpx.clients.guarded.oauth.client-id=app", "mcpx.clients.guarded.oauth.client-secret=s3cret",
+					"mcpx.clients.guarded.oauth.assertion-bean=idToken",
+					"mcpx.clients.guarded.oauth.identity-provider.token-endpoint=https://idp.example.com/token",
+					"mcpx.clients.guarded.oauth.identity-provider.client-id=sso-app",
+					"mcpx.clients.guarded.oauth.identity-provider.client-secret=idp-s3cret")
+			.withBean("idToken", McpAssertionSource.class, () -> () -> "id-token")
+			.withBean("other", McpAssertionSource.class, () -> () -> "other")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(McpOAuthConfigurer.class).credentials("guarded").toString())
+					.contains("ENTERPRISE_MANAGED")
+					.doesNotContain("s3cret");
+			});
+	}
+
+	@Test
+	void anAssertionGrantWithoutWhatItNeedsFailsStartupNamingTheProperty() {
+		assertFails("mcpx.clients.guarded.oauth.assertion-file", "mcpx.clients.guarded.oauth.grant=jwt-bearer");
+		assertFails("mcpx.clients.guarded.oauth.assertion-bean", "mcpx.clients.guarded.oauth.grant=jwt-bearer",
+				"mcpx.clients.guarded.oauth.assertion-bean=nope");
+		assertFails("mcpx.clients.guarded.oauth.assertion-bean", "mcpx.clients.guarded.oauth.grant=jwt-bearer",
+				"mcpx.clients.guarded.oauth.assertion-file=/token", "mcpx.clients.guarded.oauth.assertion-bean=b");
+		String[] enterprise = { "mcpx.clients.guarded.oauth.grant=enterprise-managed",
+				"mcpx.clients.guarded.oauth.assertion-file=/id-token" };
+		assertFails("mcpx.clients.guarded.oauth.client-id", enterprise);
+		String[] registered = { enterprise[0], enterprise[1], "mcpx.clients.guarded.oauth.client-id=app" };
+		assertFails("mcpx.clients.guarded.oauth.identity-provider.token-endpoint", registered);
+		assertFails("mcpx.clients.guarded.oauth.identity-provider.client-id", with(registered,
+				"mcpx.clients.guarded.oauth.identity-provider.token-endpoint=https://idp.example.com/token"));
+		String[] complete = with(registered,
+				"mcpx.clients.guarded.oauth.identity-provider.token-endpoint=https://idp.example.com/token",
+				"mcpx.clients.guarded.oauth.identity-provider.client-id=sso");
+		assertFails("mcpx.clients.guarded.oauth.identity-provider.token-endpoint", with(registered,
+				"mcpx.clients.guarded.oauth.identity-provider.token-endpoint=http://idp.example.com/token",
+				"mcpx.clients.guarded.oauth.identity-provider.client-id=sso"));
+		assertFails("mcpx.clients.guarded.oauth.identity-provider.subject-token-type",
+				with(complete, "mcpx.clients.guarded.oauth.identity-provider.subject-token-type=access-token"));
+		assertFails("mcpx.clients.guarded.oauth.identity-provider.client-secret",
+				with(complete, "mcpx.clients.guarded.oauth.identity-provider.client-authentication=client_secret_post"));
+		this.contextRunner.withPropertyValues(complete).run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	private static String[] with(String[] values, String... more) {
+		String[] all = java.util.Arrays.copyOf(values, values.length + more.length);
+		System.arraycopy(more, 0, all, values.length, more.length);
+		return all;
 	}
 
 	@Test

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.mcpx.client.McpCallOptions;
 import dev.mcpx.client.McpClient;
+import dev.mcpx.client.McpTask;
 import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.error.McpTaskLostException;
 import dev.mcpx.client.model.CallToolResult;
@@ -151,6 +152,30 @@ class EverythingTaskCallTest {
 		}
 		assertThat(this.proxy.requests("tools/call")).isEqualTo(1);
 		assertThat(this.proxy.requests("initialize")).isEqualTo(2);
+	}
+
+	@Test
+	void aTaskBoundToItsSessionIsResumedByAnotherClientInThatSessionWithoutAnInitialize() {
+		McpTask started = this.clients.client().startTool("simulate-research-query", Map.of("topic", "resume"));
+
+		McpTask resumed = this.clients.client().resumeTask(started.reference());
+
+		assertThat(resumed.await(Duration.ofSeconds(30)).text()).contains("# Research Report: resume");
+		assertThat(this.proxy.requests("initialize")).isEqualTo(1);
+		assertThat(this.proxy.requests("tools/call")).isEqualTo(1);
+	}
+
+	@Test
+	void aResumedTaskWhoseSessionARestartForgotIsLost() {
+		McpTask started = this.clients.client().startTool("simulate-research-query", Map.of("topic", "gone"));
+		int port = this.everything.port();
+		this.everything.close();
+		this.everything = NodePeer.startEverything(port);
+
+		assertThatExceptionOfType(McpTaskLostException.class)
+			.isThrownBy(() -> this.clients.client().resumeTask(started.reference()))
+			.withMessageContaining(started.id());
+		assertThat(this.proxy.requests("tools/call")).isEqualTo(1);
 	}
 
 	private void awaitPolls(int polls) throws InterruptedException {

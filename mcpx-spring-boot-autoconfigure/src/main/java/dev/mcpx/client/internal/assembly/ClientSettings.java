@@ -17,6 +17,7 @@ import dev.mcpx.client.event.McpEventListener;
 import dev.mcpx.client.internal.recovery.CredentialsRefresh;
 import dev.mcpx.client.internal.session.InputAnswers;
 import dev.mcpx.client.internal.session.ServerMessageListener;
+import dev.mcpx.client.internal.transport.http.Instances;
 import dev.mcpx.client.internal.transport.stdio.LaunchSpec;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.model.ProtocolEra;
@@ -69,7 +70,7 @@ public record ClientSettings(String name, Wire wire, JsonMapper jsonMapper, Impl
 	}
 
 	/** Where the client talks to its upstream: one of two wires. */
-	public sealed interface Wire permits Http, Stdio {
+	public sealed interface Wire permits Http, Replicas, Stdio {
 
 		/**
 		 * The upstream as status and health may show it: never credentials, a query, or a
@@ -99,6 +100,25 @@ public record ClientSettings(String name, Wire wire, JsonMapper jsonMapper, Impl
 				shown.append(this.url.getRawPath());
 			}
 			return shown.toString();
+		}
+
+	}
+
+	/**
+	 * Streamable HTTP to one upstream served by several interchangeable instances: a legacy
+	 * session on one of them, modern requests spread over them (docs/architecture.md,
+	 * "Replicated upstreams").
+	 * @param upstream the upstream name, which is what may be shown of it
+	 * @param instances the live endpoints
+	 * @param headers adds the headers every message carries
+	 * @param client the HTTP client the messages go through, to every instance
+	 */
+	public record Replicas(String upstream, Instances instances, Consumer<HttpHeaders> headers,
+			HttpClientChoice client) implements Wire {
+
+		@Override
+		public String shown() {
+			return "replicas:" + this.upstream;
 		}
 
 	}

@@ -1,12 +1,17 @@
 package dev.mcpx.client.internal.assembly;
 
+import java.net.URI;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.springframework.http.converter.ByteArrayHttpMessageConverter;
 import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.client.RestClient;
 
 import dev.mcpx.client.internal.assembly.ClientSettings.Http;
+import dev.mcpx.client.internal.assembly.ClientSettings.HttpClientChoice;
+import dev.mcpx.client.internal.assembly.ClientSettings.Replicas;
 import dev.mcpx.client.internal.assembly.ClientSettings.RestClientOf;
 import dev.mcpx.client.internal.assembly.ClientSettings.RestClientOnFirstUse;
 import dev.mcpx.client.internal.assembly.ClientSettings.SharedJdkClient;
@@ -17,6 +22,7 @@ import dev.mcpx.client.internal.transport.McpTransport;
 import dev.mcpx.client.internal.transport.Watchdog;
 import dev.mcpx.client.internal.transport.http.HttpLeg;
 import dev.mcpx.client.internal.transport.http.HttpTransport;
+import dev.mcpx.client.internal.transport.http.ReplicatedTransport;
 import dev.mcpx.client.internal.transport.http.SharedHttpClients;
 import dev.mcpx.client.internal.transport.stdio.StdioTransport;
 
@@ -30,38 +36,48 @@ final class Transports {
 	}
 
 	/**
-	 * Streamable HTTP to the settings' URL, through the application's {@code RestClient} or
-	 * straight on a shared JDK client; or a stdio server process started from the settings'
-	 * launch (2025-11-25 basic/transports §stdio).
+	 * Streamable HTTP to the settings' URL or to the instances of a replicated upstream,
+	 * through the application's {@code RestClient} or straight on a shared JDK client; or a
+	 * stdio server process started from the settings' launch (2025-11-25 basic/transports
+	 * §stdio).
 	 */
 	static McpTransport of(ClientSettings s, JsonRpc jsonRpc, Watchdog watchdog, Redaction redaction) {
 		if (s.wire() instanceof Stdio stdio) {
 			return new StdioTransport(s.name(), stdio.launch(), stdio.restartPolicy(), jsonRpc, s.maxMessageBytes(),
 					s.clock());
 		}
+		if (s.wire() instanceof Replicas replicas) {
+			HttpTransport.Settings settings = new HttpTransport.Settings(s.name(), replicas.headers(),
+					s.maxMessageBytes(), s.recoveryPolicy().expiryOnBadRequest());
+			Function<URI, HttpLeg> legs = legs(replicas.client());
+			return new ReplicatedTransport(s.name(), replicas.instances(), replicas.headers(),
+					(endpoint) -> new HttpTransport(settings, legs.apply(endpoint), jsonRpc, watchdog, redaction));
+		}
 		Http http = (Http) s.wire();
 		HttpTransport.Settings settings = new HttpTransport.Settings(s.name(), http.headers(), s.maxMessageBytes(),
 				s.recoveryPolicy().expiryOnBadRequest());
-		return new HttpTransport(settings, leg(http), jsonRpc, watchdog, redaction);
+		return new HttpTransport(settings, legs(http.client()).apply(http.url()), jsonRpc, watchdog, redaction);
 	}
 
 	/**
-	 * The HTTP exchanges: through the application's {@code RestClient} when it gave one (built
-	 * at the first request when given as a supplier), else straight on a JDK client shared by
-	 * every upstream with equal settings, built on first use (docs/architecture.md, "HTTP
-	 * clients and the hot path").
+	 * The HTTP exchanges with an endpoint: through the application's {@code RestClient} when it
+	 * gave one (built at the first request when given as a supplier), else straight on a JDK
+	 * client shared by every upstream with equal settings, built on first use
+	 * (docs/architecture.md, "HTTP clients and the hot path"). The instances of a replicated
+	 * upstream share the one {@code RestClient}, or each hold a lease on the shared JDK client.
 	 */
-	private static HttpLeg leg(Http http) {
-		if (http.client() instanceof RestClientOf given) {
+	private static Function<URI, HttpLeg> legs(HttpClientChoice client) {
+		if (client instanceof RestClientOf given) {
 			RestClient restClient = onlyBytes(given.builder().clone()).build();
-			return HttpLeg.throughRestClient(() -> restClient, http.url());
+			return (url) -> HttpLeg.throughRestClient(() -> restClient, url);
 		}
-		if (http.client() instanceof RestClientOnFirstUse onFirstUse) {
-			return HttpLeg.throughRestClient(
-					SingletonSupplier.of(() -> onlyBytes(onFirstUse.builder().get().clone()).build()), http.url());
+		if (client instanceof RestClientOnFirstUse onFirstUse) {
+			Supplier<RestClient> restClient = SingletonSupplier
+				.of(() -> onlyBytes(onFirstUse.builder().get().clone()).build());
+			return (url) -> HttpLeg.throughRestClient(restClient, url);
 		}
-		SharedJdkClient jdk = (SharedJdkClient) http.client();
-		return HttpLeg.direct(SharedHttpClients.PROCESS.lease(jdk.settings(), jdk.factory()), http.url());
+		SharedJdkClient jdk = (SharedJdkClient) client;
+		return (url) -> HttpLeg.direct(SharedHttpClients.PROCESS.lease(jdk.settings(), jdk.factory()), url);
 	}
 
 	/**

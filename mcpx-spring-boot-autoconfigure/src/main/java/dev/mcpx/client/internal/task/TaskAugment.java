@@ -67,6 +67,19 @@ public final class TaskAugment {
 		};
 	}
 
+	/**
+	 * Whether a call of the tool may be a task at all: the server declared task-augmented tool
+	 * calls and the tool's task support is {@code optional} or {@code required}. What
+	 * {@code startTool} asks, since its caller wants a handle whenever there can be one.
+	 * @param on the session it is sent on
+	 * @param tool the tool name
+	 * @return {@code true} when the call may carry {@code task}
+	 */
+	public boolean mayBeTask(SessionState on, String tool) {
+		return on.era() == ProtocolEra.LEGACY && declaresToolTasks(on.capabilities())
+				&& this.tools.taskSupport(tool) != TaskSupport.FORBIDDEN;
+	}
+
 	/** 2025-11-25 basic/utilities/tasks §Server Capabilities: {@code tasks.requests.tools.call}. */
 	private static boolean declaresToolTasks(@Nullable JsonNode capabilities) {
 		return capabilities != null && capabilities.path("tasks").path("requests").path("tools").has("call");

@@ -90,14 +90,18 @@ public final class TaskFollower {
 	 * @throws McpTaskLostException when the server no longer knows the task
 	 * @throws McpTimeoutException when a bound passed; the task is cancelled first when the
 	 * bounds say so
+	 * @throws McpCancelledException when the thread was interrupted; the task is cancelled first
+	 * when the bounds say so
 	 */
 	public JsonNode follow(FollowedTask task, Bounds bounds, Consumer<TaskState> onChange) {
 		try {
 			return followUntilOutcome(task, bounds, onChange);
 		}
 		catch (McpCancelledException ex) {
-			// 2025-11-25 basic/utilities/tasks §Task Cancellation: the caller left, the task goes too.
-			cancel(task);
+			// 2025-11-25 basic/utilities/tasks §Task Cancellation: a call that leaves takes its task along.
+			if (bounds.cancelOnLeaving()) {
+				cancel(task);
+			}
 			throw (ex.method().equals(McpMethods.TOOLS_CALL)) ? ex
 					: new McpCancelledException(this.upstream, McpMethods.TOOLS_CALL, ex);
 		}
@@ -123,18 +127,12 @@ public final class TaskFollower {
 			pause(pollDelay(last, bounds, lastChange));
 			long now = System.nanoTime();
 			checkBounds(task, bounds, lastChange, now, lastFailure);
-			Poll poll = poll(task, bounds.requestTimeout(now));
+			Poll poll = refresh(task, bounds.requestTimeout(now));
 			if (poll.state() == null) {
 				lastFailure = poll.failure();
 				continue;
 			}
 			TaskState next = poll.state();
-			if (last.status().isTerminal() && next.status() != last.status()) {
-				throw new McpProtocolException(this.upstream, "task " + last.taskId() + " moved from terminal status "
-						+ last.status().wireName() + " to " + next.status().wireName() + " (2025-11-25 basic/utilities/tasks "
-						+ "§Task Status Lifecycle: a terminal task MUST NOT change)", null);
-			}
-			task.seen(next);
 			if (next.changedFrom(last)) {
 				lastChange = System.nanoTime();
 				onChange.accept(next);
@@ -169,6 +167,31 @@ public final class TaskFollower {
 	}
 
 	/**
+	 * Asks the server for the task's state once and keeps it as the task's last known state.
+	 * @param task the task
+	 * @param timeout the bound of the poll
+	 * @return the state, or the failure after which polling may go on
+	 * @throws McpTaskLostException when the server no longer knows the task
+	 * @throws McpProtocolException when a terminal task changed (2025-11-25
+	 * basic/utilities/tasks §Task Status Lifecycle: it MUST NOT)
+	 */
+	public Poll refresh(FollowedTask task, Duration timeout) {
+		TaskState last = task.last();
+		Poll poll = poll(task, timeout);
+		TaskState next = poll.state();
+		if (next == null) {
+			return poll;
+		}
+		if (last.status().isTerminal() && next.status() != last.status()) {
+			throw new McpProtocolException(this.upstream, "task " + last.taskId() + " moved from terminal status "
+					+ last.status().wireName() + " to " + next.status().wireName() + " (2025-11-25 basic/utilities/tasks "
+					+ "§Task Status Lifecycle: a terminal task MUST NOT change)", null);
+		}
+		task.seen(next);
+		return poll;
+	}
+
+	/**
 	 * Cancels the task ({@code tasks/cancel}), bounded, errors ignored: the caller is leaving.
 	 * The interrupt flag is cleared for the send and set again after, since an interrupted
 	 * thread sends nothing.
@@ -178,7 +201,10 @@ public final class TaskFollower {
 	public boolean cancel(FollowedTask task) {
 		boolean interrupted = Thread.interrupted();
 		try {
-			inItsSession(task, McpMethods.TASKS_CANCEL, CANCEL_BOUND);
+			JsonNode answer = inItsSession(task, McpMethods.TASKS_CANCEL, CANCEL_BOUND);
+			if (answer.has("status")) {
+				task.seen(TaskState.of(this.upstream, answer, "the tasks/cancel answer"));
+			}
 			return true;
 		}
 		catch (McpException ex) {
@@ -291,7 +317,7 @@ public final class TaskFollower {
 		Duration bound = total ? bounds.total() : bounds.silence();
 		String what = total ? "did not finish within " + bound.toMillis() + " ms"
 				: "reported no change of status within " + bound.toMillis() + " ms";
-		String then = !bounds.cancelOnTimeout() ? "it may still be running; follow it by its id"
+		String then = !bounds.cancelOnLeaving() ? "it keeps running; follow it by its id"
 				: cancel(task) ? "it was cancelled (tasks/cancel)"
 						: "cancelling it failed, so it may still be running";
 		throw new McpTimeoutException(this.upstream, McpMethods.TOOLS_CALL, bound, "task " + task.taskId()
@@ -313,20 +339,21 @@ public final class TaskFollower {
 	 * @param silence the longest time without a change of status (the call's timeout)
 	 * @param total the bound of the whole task (the call's hard cap)
 	 * @param deadlineNanos when the whole task's bound passes, in {@code System.nanoTime()}
-	 * @param cancelOnTimeout whether a task is cancelled when a bound passes (a call that
-	 * gives up), or left running (a caller that only stops waiting)
+	 * @param cancelOnLeaving whether a task is cancelled when a bound passes or the caller is
+	 * interrupted (a call that gives up), or left running (a caller that only stops waiting)
 	 */
-	public record Bounds(Duration silence, Duration total, long deadlineNanos, boolean cancelOnTimeout) {
+	public record Bounds(Duration silence, Duration total, long deadlineNanos, boolean cancelOnLeaving) {
 
 		/**
 		 * Bounds starting now.
 		 * @param silence the longest time without a change of status
 		 * @param total the bound of the whole task
-		 * @param cancelOnTimeout whether a task is cancelled when a bound passes
+		 * @param cancelOnLeaving whether a task is cancelled when a bound passes or the caller
+		 * is interrupted
 		 * @return the bounds
 		 */
-		public static Bounds startingNow(Duration silence, Duration total, boolean cancelOnTimeout) {
-			return new Bounds(silence, total, System.nanoTime() + total.toNanos(), cancelOnTimeout);
+		public static Bounds startingNow(Duration silence, Duration total, boolean cancelOnLeaving) {
+			return new Bounds(silence, total, System.nanoTime() + total.toNanos(), cancelOnLeaving);
 		}
 
 		/** The bound of one request: the silence allowed, never past the whole task's bound. */

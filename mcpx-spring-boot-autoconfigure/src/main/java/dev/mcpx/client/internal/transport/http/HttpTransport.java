@@ -255,8 +255,13 @@ public final class HttpTransport implements McpTransport {
 	 */
 	@Override
 	public Iterable<String> secrets(Envelope envelope) {
+		return secrets(this.baseHeaders, envelope);
+	}
+
+	/** The secrets of a message with these headers (those of {@link ReplicatedTransport}'s instances too). */
+	static Iterable<String> secrets(Consumer<HttpHeaders> baseHeaders, Envelope envelope) {
 		HttpHeaders sent = new HttpHeaders();
-		headers(envelope).accept(sent);
+		headers(baseHeaders, envelope).accept(sent);
 		List<String> secrets = new ArrayList<>();
 		// The map itself: HttpHeaders.forEach builds a case-insensitive name set per call.
 		sent.asMultiValueMap().forEach((name, values) -> {
@@ -285,8 +290,12 @@ public final class HttpTransport implements McpTransport {
 	 * metadata mirrored from the body.
 	 */
 	private Consumer<HttpHeaders> headers(Envelope envelope) {
+		return headers(this.baseHeaders, envelope);
+	}
+
+	private static Consumer<HttpHeaders> headers(Consumer<HttpHeaders> baseHeaders, Envelope envelope) {
 		return (h) -> {
-			this.baseHeaders.accept(h);
+			baseHeaders.accept(h);
 			if (envelope.sessionId() != null) {
 				h.set(SESSION_ID_HEADER, envelope.sessionId());
 			}

@@ -1,0 +1,50 @@
+package dev.mcpx.autoconfigure.discovery;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.cloud.client.ServiceInstance;
+import org.springframework.cloud.client.discovery.DiscoveryClient;
+import org.springframework.cloud.client.loadbalancer.LoadBalancerClient;
+import org.springframework.context.annotation.Bean;
+
+import dev.mcpx.autoconfigure.McpClientConfigurer;
+import dev.mcpx.autoconfigure.McpxAutoConfiguration;
+import dev.mcpx.autoconfigure.McpxProperties;
+import dev.mcpx.autoconfigure.McpxUpstreams;
+import dev.mcpx.client.McpClients;
+
+/**
+ * Upstreams from the service registry, with {@code mcpx.discovery.enabled=true} and Spring
+ * Cloud Commons' {@link DiscoveryClient} (a Eureka, Consul, Kubernetes or Zookeeper client,
+ * or the simple one of properties): one upstream per MCP service in {@link McpClients}, over
+ * the service's live instances (see {@link McpxDiscovery}). With Spring Cloud LoadBalancer, a
+ * modern request goes to the instance it chooses among the live ones.
+ */
+@AutoConfiguration(after = McpxAutoConfiguration.class,
+		afterName = { "org.springframework.cloud.client.discovery.composite.CompositeDiscoveryClientAutoConfiguration",
+				"org.springframework.cloud.client.discovery.simple.SimpleDiscoveryClientAutoConfiguration" })
+@ConditionalOnClass(DiscoveryClient.class)
+@ConditionalOnBooleanProperty("mcpx.discovery.enabled")
+public final class McpxDiscoveryAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpxDiscovery mcpxDiscovery(DiscoveryClient discoveryClient, McpxProperties properties, McpxUpstreams upstreams,
+			McpClientConfigurer configurer, McpClients clients, ObjectProvider<LoadBalancerClient> loadBalancer) {
+		LoadBalancerClient balancer = loadBalancer.getIfAvailable();
+		McpxDiscovery discovery = new McpxDiscovery(discoveryClient, properties.getDiscovery(), upstreams,
+				(settings, service) -> {
+					if (balancer != null) {
+						service.chooseWith((serviceId) -> balancer.choose(serviceId));
+					}
+					return configurer.builder(settings, service).build();
+				}, clients);
+		// the services named are upstreams from the start; instances arrive with the registry's refreshes
+		discovery.refresh();
+		return discovery;
+	}
+
+}
