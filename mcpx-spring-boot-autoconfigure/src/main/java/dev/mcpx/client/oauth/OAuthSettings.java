@@ -64,7 +64,10 @@ final class OAuthSettings {
 		this.resource = resource;
 	}
 
-	/** A copy for credentials being built: a builder that goes on to build others changes none. */
+	/**
+	 * A copy for credentials being built: a builder that goes on to build others changes none.
+	 * Every field is copied; a new field is added here too.
+	 */
 	OAuthSettings copy() {
 		OAuthSettings copy = new OAuthSettings(this.upstream, this.resource);
 		copy.grant = this.grant;
@@ -72,6 +75,8 @@ final class OAuthSettings {
 		copy.clientSecret = this.clientSecret;
 		copy.clientAuthentication = this.clientAuthentication;
 		copy.jwk = this.jwk;
+		copy.assertion = this.assertion;
+		copy.identityProvider = this.identityProvider;
 		copy.issuer = this.issuer;
 		copy.clientMetadataUrl = this.clientMetadataUrl;
 		copy.clientName = this.clientName;
