@@ -134,7 +134,12 @@ public final class McpClientConfigurer {
 		this.customizers.forEach((customizer) -> customizer.customize(name, builder));
 	}
 
-	private McpClientBuilder builder(McpUpstreamSettings upstream) {
+	/**
+	 * A configured builder of an upstream whose settings are resolved (a refresh).
+	 * @param upstream its settings
+	 * @return the builder, customized
+	 */
+	McpClientBuilder builder(McpUpstreamSettings upstream) {
 		McpClientBuilder builder = transport(upstream);
 		common(upstream, builder);
 		customize(upstream.name(), builder);

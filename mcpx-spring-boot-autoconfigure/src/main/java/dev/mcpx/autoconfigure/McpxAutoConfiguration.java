@@ -31,6 +31,7 @@ import dev.mcpx.client.McpClients;
 import dev.mcpx.client.McpClientsListener;
 import dev.mcpx.client.McpHttpClients;
 import dev.mcpx.client.McpInputHandler;
+import dev.mcpx.client.McpTaskStore;
 import dev.mcpx.client.recovery.ReplayGate;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -76,7 +77,7 @@ public final class McpxAutoConfiguration {
 			ObjectProvider<HttpClientSettings> httpClientSettings, ObjectProvider<JsonMapper> jsonMapper,
 			ObjectProvider<ReplayGate> replayGate, ObjectProvider<McpCredentialsProvider> credentials,
 			ObjectProvider<McpInputHandler> inputHandler, ObjectProvider<ObservationRegistry> observationRegistry,
-			ApplicationEventPublisher eventPublisher) {
+			ObjectProvider<McpTaskStore> taskStore, ApplicationEventPublisher eventPublisher) {
 		List<McpClientCustomizer> ordered = new ArrayList<>();
 		// Recovery events become application events, for @EventListener methods.
 		ordered.add((name, builder) -> builder.eventListener(eventPublisher::publishEvent));
@@ -86,6 +87,8 @@ public final class McpxAutoConfiguration {
 		observationRegistry
 			.ifAvailable((registry) -> ordered.add((name, builder) -> builder.observationRegistry(registry)));
 		credentials.ifAvailable((provider) -> ordered.add((name, builder) -> builder.credentials(provider.credentials(name))));
+		// The task journal is asked for when a client is built, after every auto-configuration ran.
+		ordered.add((name, builder) -> taskStore.ifAvailable(builder::taskStore));
 		customizers.orderedStream().forEach(ordered::add);
 		ClientHttpRequestFactoryBuilder<?> factoryBuilder = requestFactoryBuilder
 			.getIfAvailable(ClientHttpRequestFactoryBuilder::detect);

@@ -21,9 +21,13 @@ import dev.mcpx.client.ProtocolMode;
  */
 public final class McpxUpstreams {
 
-	private final McpxProperties properties;
+	private final @Nullable SslBundles sslBundles;
 
-	private final UpstreamSettingsMapper mapper;
+	/** The properties bean, as bound at startup (and rebound in place by Spring Cloud on a refresh). */
+	private final McpxProperties bean;
+
+	/** The properties and their mapper, replaced whole by a refresh of the configuration. */
+	private volatile Source source;
 
 	private final Map<String, McpUpstreamSettings> resolved = new ConcurrentHashMap<>();
 
@@ -33,8 +37,9 @@ public final class McpxUpstreams {
 	 * @param sslBundles the application's SSL bundles, or {@code null} when it has none
 	 */
 	public McpxUpstreams(McpxProperties properties, @Nullable SslBundles sslBundles) {
-		this.properties = properties;
-		this.mapper = new UpstreamSettingsMapper(properties.getDefaults(), sslBundles);
+		this.sslBundles = sslBundles;
+		this.bean = properties;
+		this.source = new Source(properties, new UpstreamSettingsMapper(properties.getDefaults(), sslBundles));
 	}
 
 	/**
@@ -42,7 +47,7 @@ public final class McpxUpstreams {
 	 * @return the names, in declaration order
 	 */
 	public Set<String> names() {
-		return this.properties.getClients().keySet();
+		return this.source.properties().getClients().keySet();
 	}
 
 	/**
@@ -67,7 +72,9 @@ public final class McpxUpstreams {
 	 * @throws InvalidMcpxPropertyException naming the first invalid property
 	 */
 	public McpUpstreamSettings discovered(String serviceId, @Nullable ProtocolMode declared) {
-		return this.mapper.mapDiscovered(serviceId, this.properties.getDiscovery(), declared);
+		// the bean's discovery settings: a refresh rebinds only mcpx.clients and mcpx.defaults here,
+		// and Spring Cloud rebinds the bean itself
+		return this.source.mapper().mapDiscovered(serviceId, this.bean.getDiscovery(), declared);
 	}
 
 	/**
@@ -80,7 +87,7 @@ public final class McpxUpstreams {
 	 * @throws InvalidMcpxPropertyException naming the first invalid property
 	 */
 	public McpUpstreamSettings resolve(String name, Client client) {
-		McpUpstreamSettings settings = this.mapper.map(name, client);
+		McpUpstreamSettings settings = this.source.mapper().map(name, client);
 		this.resolved.put(name, settings);
 		return settings;
 	}
@@ -105,11 +112,42 @@ public final class McpxUpstreams {
 		McpUpstreamSettings settings = this.resolved.get(name);
 		if (settings == null) {
 			// resolved outside computeIfAbsent: a failure is thrown, never cached
-			settings = this.mapper.map(name, this.properties.getClients().get(name));
+			Source current = this.source;
+			settings = current.mapper().map(name, current.properties().getClients().get(name));
 			McpUpstreamSettings raced = this.resolved.putIfAbsent(name, settings);
 			settings = (raced != null) ? raced : settings;
 		}
 		return settings;
+	}
+
+	/**
+	 * The mapper of properties bound again (a refresh of the configuration), to resolve the
+	 * new settings of each upstream before any is applied.
+	 * @param properties the properties as bound now
+	 * @return resolves an upstream under them
+	 */
+	UpstreamSettingsMapper mapperOf(McpxProperties properties) {
+		return new UpstreamSettingsMapper(properties.getDefaults(), this.sslBundles);
+	}
+
+	/**
+	 * Takes the refreshed properties as the source of every upstream's settings, with the
+	 * settings a refresh applied (an upstream whose new settings were refused keeps its old
+	 * ones; one that left is forgotten).
+	 * @param properties the properties as bound now
+	 * @param applied the settings now in force, by upstream name
+	 * @param left the upstreams that left the configuration
+	 */
+	void refreshed(McpxProperties properties, Map<String, McpUpstreamSettings> applied, Set<String> left) {
+		this.source = new Source(properties, mapperOf(properties));
+		this.resolved.putAll(applied);
+		left.forEach(this.resolved::remove);
+	}
+
+	/**
+	 * What an upstream's settings are resolved from.
+	 */
+	private record Source(McpxProperties properties, UpstreamSettingsMapper mapper) {
 	}
 
 }

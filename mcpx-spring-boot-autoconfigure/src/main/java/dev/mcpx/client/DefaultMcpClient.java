@@ -111,7 +111,7 @@ final class DefaultMcpClient implements McpClient {
 	/** Whether the client declared roots, so that it may announce their change. */
 	private final boolean declaresRoots;
 
-	DefaultMcpClient(ClientParts parts) {
+	DefaultMcpClient(ClientParts parts, @Nullable McpTaskStore taskStore) {
 		ClientSettings settings = parts.settings();
 		this.name = settings.name();
 		this.admission = new Admission(this.name);
@@ -127,7 +127,7 @@ final class DefaultMcpClient implements McpClient {
 		this.listenLoop = parts.listenLoop();
 		this.progress = parts.progress();
 		this.taskCalls = new TaskCalls(this.name, this.session, this.executor, parts.taskAugment(), parts.tasks(),
-				this.jsonRpc);
+				this.jsonRpc, new TaskJournal(this.name, taskStore, parts.events(), this.jsonRpc, settings.clock()));
 		this.subscriptions = new ResourceSubscriptions(this.name, parts.subscriptions(), this.executor, this.session,
 				this.listenLoop, (method, params) -> send(method, params, null), this.closed::get);
 		this.declaresRoots = parts.declaresRoots();

@@ -35,6 +35,9 @@ final class FollowedMcpTask implements McpTask {
 
 	private final Duration requestTimeout;
 
+	/** The task's row, written as it changes; one that writes nothing for a resumed task. */
+	private final TaskJournal.Entry journal;
+
 	/** One follower at a time: two waiting threads would poll twice as often. */
 	private final ReentrantLock awaiting = new ReentrantLock();
 
@@ -42,8 +45,10 @@ final class FollowedMcpTask implements McpTask {
 
 	private volatile @Nullable McpException failure;
 
-	FollowedMcpTask(String upstream, FollowedTask task, TaskFollower follower, JsonRpc jsonRpc, Duration requestTimeout) {
+	FollowedMcpTask(String upstream, FollowedTask task, TaskFollower follower, JsonRpc jsonRpc, Duration requestTimeout,
+			TaskJournal.Entry journal) {
 		this.upstream = upstream;
+		this.journal = journal;
 		this.task = task;
 		this.follower = follower;
 		this.jsonRpc = jsonRpc;
@@ -104,10 +109,12 @@ final class FollowedMcpTask implements McpTask {
 			}
 			try {
 				JsonNode outcome = this.follower.follow(this.task, TaskFollower.Bounds.startingNow(timeout, timeout, false),
-						(state) -> {
-						});
+						this.journal.listening((state) -> {
+						}));
 				CallToolResult mapped = ResultMapper.callToolResult(outcome);
 				this.result = mapped;
+				this.journal.ended(TaskJournal.endedWith(this.task.last(), mapped), this.task.last().statusMessage(),
+						mapped, null);
 				return mapped;
 			}
 			catch (McpTimeoutException | McpCancelledException ex) {
@@ -115,6 +122,10 @@ final class FollowedMcpTask implements McpTask {
 			}
 			catch (McpException ex) {
 				this.failure = ex;
+				McpTaskStatus endedWith = TaskJournal.endedBy(this.task.last(), ex);
+				if (endedWith != null) {
+					this.journal.ended(endedWith, this.task.last().statusMessage(), null, ex);
+				}
 				throw ex;
 			}
 		}
@@ -128,7 +139,11 @@ final class FollowedMcpTask implements McpTask {
 		if (this.task.last().status().isTerminal() || this.failure != null) {
 			return false;
 		}
-		return this.follower.cancel(this.task);
+		boolean cancelled = this.follower.cancel(this.task);
+		if (cancelled) {
+			this.journal.ended(McpTaskStatus.CANCELLED, this.task.last().statusMessage(), null, null);
+		}
+		return cancelled;
 	}
 
 	@Override

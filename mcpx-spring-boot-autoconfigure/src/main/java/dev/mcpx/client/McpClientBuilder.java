@@ -110,6 +110,8 @@ public final class McpClientBuilder {
 
 	TaskAugmentation taskAugmentation = TaskAugmentation.UNSAFE;
 
+	@Nullable McpTaskStore taskStore;
+
 	final List<McpEventListener> eventListeners = new ArrayList<>();
 
 	@Nullable McpCredentials credentials;
@@ -320,6 +322,20 @@ public final class McpClientBuilder {
 	}
 
 	/**
+	 * Sets the task journal: each task the client starts is written to it when its id arrives,
+	 * updated at each change of status, and ended with its outcome, whose
+	 * {@link dev.mcpx.client.event.McpTaskCompletedEvent} is published only when that write
+	 * succeeded (see {@link McpTaskStore}). A journal that cannot be written never fails a call.
+	 * @param store the journal; by default none, and tasks outlive nothing but broken streams and
+	 * expired sessions
+	 * @return this builder
+	 */
+	public McpClientBuilder taskStore(McpTaskStore store) {
+		this.taskStore = Objects.requireNonNull(store, "store");
+		return this;
+	}
+
+	/**
 	 * Replaces the replay gate, which decides whether a request may be sent a second time.
 	 * @param gate the gate; by default a {@link DefaultReplayGate} of the recovery policy
 	 * @return this builder
@@ -503,15 +519,17 @@ public final class McpClientBuilder {
 	public McpClient build() {
 		McpUserIdentity identity = this.userIdentity;
 		if (identity == null) {
-			return new DefaultMcpClient(ClientAssembly.assemble(BuilderSettings.of(this)));
+			return new DefaultMcpClient(ClientAssembly.assemble(BuilderSettings.of(this)), this.taskStore);
 		}
 		// one client per user, each assembled from the same settled settings with that
 		// user's credentials (docs/architecture.md, "Per-user upstreams")
 		ClientSettings shared = BuilderSettings.withoutCredentials(this);
+		URI resource = Objects.requireNonNull(this.url, "url");
+		McpTaskStore store = this.taskStore;
 		UserSessionPool pool = new UserSessionPool(this.name, this.maxUserSessions, this.userSessionIdleTimeout,
 				this.clock, (user) -> new DefaultMcpClient(
-						ClientAssembly.assemble(BuilderSettings.forUser(shared, identity.credentials(user),
-								Objects.requireNonNull(this.url, "url")))));
+						ClientAssembly.assemble(BuilderSettings.forUser(shared, identity.credentials(user), resource)),
+						store));
 		return new PerUserMcpClient(this.name, shared.wire().shown(), identity, pool);
 	}
 

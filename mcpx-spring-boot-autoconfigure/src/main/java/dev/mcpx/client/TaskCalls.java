@@ -7,6 +7,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.internal.protocol.JsonRpc;
 import dev.mcpx.client.internal.protocol.ResultMapper;
 import dev.mcpx.client.internal.recovery.RequestExecutor;
@@ -16,6 +17,7 @@ import dev.mcpx.client.internal.task.FollowedTask;
 import dev.mcpx.client.internal.task.TaskAugment;
 import dev.mcpx.client.internal.task.TaskFollower;
 import dev.mcpx.client.internal.task.TaskState;
+import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.McpProgress;
 import dev.mcpx.client.model.McpTaskStatus;
 import dev.mcpx.client.model.ProtocolEra;
@@ -44,10 +46,13 @@ final class TaskCalls {
 
 	private final JsonRpc jsonRpc;
 
+	private final TaskJournal journal;
+
 	TaskCalls(String upstream, ProtocolSession session, RequestExecutor executor, TaskAugment augment,
-			TaskFollower follower, JsonRpc jsonRpc) {
+			TaskFollower follower, JsonRpc jsonRpc, TaskJournal journal) {
 		this.upstream = upstream;
 		this.jsonRpc = jsonRpc;
+		this.journal = journal;
 		this.session = session;
 		this.executor = executor;
 		this.augment = augment;
@@ -82,8 +87,22 @@ final class TaskCalls {
 		}
 		FollowedTask task = new FollowedTask(tool, this.session.current(), created);
 		logger.debug("[" + this.upstream + "] tool '" + tool + "' became task " + created.taskId());
-		return this.follower.follow(task, new TaskFollower.Bounds(timeout, maxTotal, started + maxTotal.toNanos(), true),
-				statusReporter(onProgress));
+		TaskJournal.Entry row = this.journal.opened(task, params.path("arguments"));
+		try {
+			JsonNode outcome = this.follower.follow(task,
+					new TaskFollower.Bounds(timeout, maxTotal, started + maxTotal.toNanos(), true),
+					row.listening(statusReporter(onProgress)));
+			CallToolResult mapped = ResultMapper.callToolResult(outcome);
+			row.ended(TaskJournal.endedWith(task.last(), mapped), task.last().statusMessage(), mapped, null);
+			return outcome;
+		}
+		catch (McpException ex) {
+			McpTaskStatus ended = TaskJournal.endedBy(task.last(), ex);
+			if (ended != null) {
+				row.ended(ended, task.last().statusMessage(), null, ex);
+			}
+			throw ex;
+		}
 	}
 
 	/**
@@ -105,8 +124,9 @@ final class TaskCalls {
 		if (created == null) {
 			return new DirectMcpTask(this.upstream, tool, ResultMapper.callToolResult(result));
 		}
-		return new FollowedMcpTask(this.upstream, new FollowedTask(tool, this.session.current(), created), this.follower,
-				this.jsonRpc, requestTimeout);
+		FollowedTask task = new FollowedTask(tool, this.session.current(), created);
+		return new FollowedMcpTask(this.upstream, task, this.follower, this.jsonRpc, requestTimeout,
+				this.journal.opened(task, params.path("arguments")));
 	}
 
 	/**
@@ -130,7 +150,9 @@ final class TaskCalls {
 		FollowedTask task = new FollowedTask(reference.tool(), boundSession(reference),
 				new TaskState(reference.taskId(), McpTaskStatus.WORKING, null, null, null));
 		this.follower.refresh(task, requestTimeout);
-		return new FollowedMcpTask(this.upstream, task, this.follower, this.jsonRpc, requestTimeout);
+		// its row, if any, is its resumer's (the journal's claim), not written again here
+		return new FollowedMcpTask(this.upstream, task, this.follower, this.jsonRpc, requestTimeout,
+				this.journal.none());
 	}
 
 	/**

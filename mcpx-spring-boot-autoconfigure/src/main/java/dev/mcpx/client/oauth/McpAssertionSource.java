@@ -9,6 +9,10 @@ import java.nio.file.Path;
  * the credentials: platforms rotate projected tokens, and a renewed access token must be
  * obtained with the current one.
  * <p>
+ * The access token a grant obtains belongs to the upstream's credentials and serves every
+ * caller, so an assertion stands for one identity (the workload, or one user the application
+ * acts as), never for whichever user is calling at the moment.
+ * <p>
  * A source that cannot supply an assertion throws; its message names what is missing and
  * never the assertion itself. The credentials check what it returns (not blank; a JWT where
  * one is expected, not expired) and fail the grant naming the step, without sending it.

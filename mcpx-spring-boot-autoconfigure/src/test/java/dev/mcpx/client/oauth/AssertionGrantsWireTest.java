@@ -115,12 +115,13 @@ class AssertionGrantsWireTest {
 		Path file = this.dir.resolve("token");
 		String first = jwt("workload", auth.baseUrl(), Instant.now().plusSeconds(3600));
 		Files.writeString(file, first + "\n");
-		// the first access token lives one second, the next an hour
+		// the first access token lives three seconds (long enough for the first call to use it
+		// on a loaded machine), the next an hour
 		auth.stubFor(post(urlEqualTo("/token")).inScenario("tokens")
 			.whenScenarioStateIs(Scenario.STARTED)
 			.willSetStateTo("renewed")
 			.willReturn(okJson("{\"access_token\":\"" + ACCESS_TOKEN + "\",\"token_type\":\"Bearer\","
-					+ "\"expires_in\":1}")));
+					+ "\"expires_in\":3}")));
 		McpOAuthCredentials credentials = McpOAuthCredentials.builder("guarded", mcp.mcpUri())
 			.grant(McpOAuthGrant.JWT_BEARER)
 			.client("workload-client", null)
@@ -132,7 +133,7 @@ class AssertionGrantsWireTest {
 			// about to expire, presents the new one
 			String second = jwt("workload", auth.baseUrl(), Instant.now().plusSeconds(7200));
 			Files.writeString(file, second);
-			Thread.sleep(1100);
+			Thread.sleep(3100);
 			assertThat(client.callTool("echo", Map.of()).text()).isEqualTo("ok");
 			List<Map<String, String>> grants = forms(auth, "/token");
 			assertThat(grants).hasSize(2);
@@ -249,6 +250,31 @@ class AssertionGrantsWireTest {
 				.doesNotContainKey("subject_token"));
 		assertThat(auth.findAll(postRequestedFor(urlEqualTo("/token"))).get(0).getHeader("Authorization"))
 			.startsWith("Basic ");
+	}
+
+	@Test
+	void aSamlAssertionIsExchangedAsItIsWithItsTypeAndTheIdentityProvidersSecret() throws Exception {
+		// RFC 8693 §3: a SAML 2.0 assertion, base64url-encoded; not a JWT, so not parsed as one
+		String saml = java.util.Base64.getUrlEncoder()
+			.withoutPadding()
+			.encodeToString("<saml2:Assertion ID=\"a1\">alice</saml2:Assertion>".getBytes(StandardCharsets.UTF_8));
+		String idJag = idJag("alice", auth.baseUrl());
+		idp.stubFor(post(urlEqualTo("/token")).willReturn(okJson("{\"access_token\":\"" + idJag
+				+ "\",\"issued_token_type\":\"" + ID_JAG + "\",\"token_type\":\"N_A\"}")));
+		McpOAuthCredentials credentials = enterprise(() -> saml)
+			.identityProvider(new McpIdentityProvider(URI.create(idp.baseUrl() + "/token"), "mcpx-sso-client",
+					"sso-secret", "client_secret_post", McpIdentityProvider.SAML2))
+			.build();
+		try (McpClient client = client(credentials)) {
+			assertThat(client.callTool("echo", Map.of()).text()).isEqualTo("ok");
+		}
+		assertThat(forms(idp, "/token")).singleElement()
+			.satisfies((form) -> assertThat(form).containsEntry("subject_token", saml)
+				.containsEntry("subject_token_type", McpIdentityProvider.SAML2)
+				.containsEntry("client_id", "mcpx-sso-client")
+				.containsEntry("client_secret", "sso-secret"));
+		assertThat(forms(auth, "/token")).singleElement()
+			.satisfies((form) -> assertThat(form).containsEntry("assertion", idJag));
 	}
 
 	@Test

@@ -77,7 +77,7 @@ public final class ClientAssembly {
 		TaskAugment taskAugment = new TaskAugment(s.taskAugmentation(), catalogue.tools(), executor);
 		ListenLoop listenLoop = s.listenForChanges()
 				? new ListenLoop(s.name(), session, subscriptions, serverLog, s.inputAnswers() != null) : null;
-		return new ClientParts(s, jsonRpc, stats, catalogue, session, executor, tasks, taskAugment, listenLoop, progress,
+		return new ClientParts(s, jsonRpc, stats, events, catalogue, session, executor, tasks, taskAugment, listenLoop, progress,
 				subscriptions,
 				serverRequests.declaresRoots(), List.of(watchdog, background, serverRequests, transport));
 	}

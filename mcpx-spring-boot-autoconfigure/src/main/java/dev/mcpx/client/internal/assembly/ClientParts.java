@@ -5,6 +5,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.internal.catalogue.Catalogue;
+import dev.mcpx.client.internal.events.McpEvents;
 import dev.mcpx.client.internal.protocol.JsonRpc;
 import dev.mcpx.client.internal.recovery.RecoveringExecutor;
 import dev.mcpx.client.internal.session.ListenLoop;
@@ -21,6 +22,7 @@ import dev.mcpx.client.internal.task.TaskFollower;
  * @param settings what the client was assembled from
  * @param jsonRpc the codec of the client's messages
  * @param stats the client's counts, for its status
+ * @param events where the client's events go
  * @param catalogue the cached listings
  * @param session the era's session
  * @param executor the recovery loop over the session, the one way a request is sent
@@ -33,7 +35,8 @@ import dev.mcpx.client.internal.task.TaskFollower;
  * @param resources released after the session is closed, in order: threads, then the
  * transport
  */
-public record ClientParts(ClientSettings settings, JsonRpc jsonRpc, ClientStats stats, Catalogue catalogue,
+public record ClientParts(ClientSettings settings, JsonRpc jsonRpc, ClientStats stats, McpEvents events,
+		Catalogue catalogue,
 		ProtocolSession session, RecoveringExecutor executor, TaskFollower tasks, TaskAugment taskAugment,
 		@Nullable ListenLoop listenLoop, ProgressRoutes progress,
 		Subscriptions subscriptions, boolean declaresRoots, List<AutoCloseable> resources) {

@@ -1,7 +1,6 @@
 package dev.mcpx.client.internal.task;
 
 import java.time.Duration;
-import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -83,8 +82,8 @@ public final class TaskFollower {
 	 * {@link McpCancelledException}.
 	 * @param task the task
 	 * @param bounds how long to follow it
-	 * @param onChange hears each change of status or status message, the first state
-	 * included
+	 * @param listener hears each answered poll and each change of status or status message,
+	 * the first state included
 	 * @return the tool call's result ({@code tasks/result}: exactly what the call would have
 	 * returned)
 	 * @throws McpTaskLostException when the server no longer knows the task
@@ -93,9 +92,9 @@ public final class TaskFollower {
 	 * @throws McpCancelledException when the thread was interrupted; the task is cancelled first
 	 * when the bounds say so
 	 */
-	public JsonNode follow(FollowedTask task, Bounds bounds, Consumer<TaskState> onChange) {
+	public JsonNode follow(FollowedTask task, Bounds bounds, Listener listener) {
 		try {
-			return followUntilOutcome(task, bounds, onChange);
+			return followUntilOutcome(task, bounds, listener);
 		}
 		catch (McpCancelledException ex) {
 			// 2025-11-25 basic/utilities/tasks §Task Cancellation: a call that leaves takes its task along.
@@ -107,10 +106,10 @@ public final class TaskFollower {
 		}
 	}
 
-	private JsonNode followUntilOutcome(FollowedTask task, Bounds bounds, Consumer<TaskState> onChange) {
+	private JsonNode followUntilOutcome(FollowedTask task, Bounds bounds, Listener listener) {
 		long lastChange = System.nanoTime();
 		@Nullable McpException lastFailure = null;
-		onChange.accept(task.last());
+		listener.changed(task.last());
 		while (true) {
 			TaskState last = task.last();
 			if (last.status() == McpTaskStatus.CANCELLED) {
@@ -133,9 +132,11 @@ public final class TaskFollower {
 				continue;
 			}
 			TaskState next = poll.state();
-			if (next.changedFrom(last)) {
+			boolean changed = next.changedFrom(last);
+			listener.polled(next, changed);
+			if (changed) {
 				lastChange = System.nanoTime();
-				onChange.accept(next);
+				listener.changed(next);
 			}
 		}
 	}
@@ -331,6 +332,31 @@ public final class TaskFollower {
 
 	private static String message(TaskState state) {
 		return (state.statusMessage() != null) ? ": " + state.statusMessage() : "";
+	}
+
+	/**
+	 * Hears what following a task finds.
+	 */
+	public interface Listener {
+
+		/** Hears nothing. */
+		Listener NONE = (state) -> {
+		};
+
+		/**
+		 * The task's status or status message changed (and its first state).
+		 * @param state the new state
+		 */
+		void changed(TaskState state);
+
+		/**
+		 * A poll was answered.
+		 * @param state the state it found
+		 * @param changed whether its status or message changed
+		 */
+		default void polled(TaskState state, boolean changed) {
+		}
+
 	}
 
 	/**

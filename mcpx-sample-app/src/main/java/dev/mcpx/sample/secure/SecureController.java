@@ -1,0 +1,28 @@
+package dev.mcpx.sample.secure;
+
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code GET /secure/calls}: what the secure upstream saw, the subject of each tool call and
+ * how many tokens the authorization server issued.
+ */
+@RestController
+public class SecureController {
+
+	private final SecureCalls calls;
+
+	SecureController(SecureCalls calls) {
+		this.calls = calls;
+	}
+
+	@GetMapping("/secure/calls")
+	Map<String, Object> calls() {
+		List<SecureCalls.Call> seen = this.calls.calls();
+		return Map.of("tokensIssued", this.calls.tokensIssued(), "calls", seen);
+	}
+
+}

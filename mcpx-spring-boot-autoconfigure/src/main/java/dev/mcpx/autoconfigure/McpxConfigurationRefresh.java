@@ -1,0 +1,164 @@
+package dev.mcpx.autoconfigure;
+
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.core.env.Environment;
+
+import dev.mcpx.autoconfigure.McpxProperties.Client;
+import dev.mcpx.client.McpClient;
+import dev.mcpx.client.McpClients;
+
+/**
+ * Applies a change of {@code mcpx.clients.*} or {@code mcpx.defaults.*} to the live set
+ * (docs/architecture.md, "Configuration refresh"): the properties are bound again from the
+ * environment, and each upstream's settings resolved again; an upstream new to the
+ * configuration is added, one gone from it removed, one whose settings changed replaced
+ * (its old client drains), and one whose settings are unchanged is left alone, with its
+ * session. An upstream whose new settings are refused keeps its client and its settings,
+ * with a WARN and an {@link McpUpstreamRejectedEvent} naming the property; the others are
+ * refreshed all the same.
+ */
+public final class McpxConfigurationRefresh {
+
+	private static final Log logger = LogFactory.getLog(McpxConfigurationRefresh.class);
+
+	private static final ConfigurationPropertyName CLIENTS = ConfigurationPropertyName.of("mcpx.clients");
+
+	private static final ConfigurationPropertyName DEFAULTS = ConfigurationPropertyName.of("mcpx.defaults");
+
+	private final Environment environment;
+
+	private final McpxUpstreams upstreams;
+
+	private final McpClientConfigurer configurer;
+
+	private final McpClients clients;
+
+	private final ApplicationEventPublisher events;
+
+	McpxConfigurationRefresh(Environment environment, McpxUpstreams upstreams, McpClientConfigurer configurer,
+			McpClients clients, ApplicationEventPublisher events) {
+		this.environment = environment;
+		this.upstreams = upstreams;
+		this.configurer = configurer;
+		this.clients = clients;
+		this.events = events;
+	}
+
+	/**
+	 * Whether any of the changed keys is a setting of an upstream or of every upstream.
+	 * @param keys the keys that changed
+	 * @return whether a refresh is due
+	 */
+	static boolean touchesUpstreams(Set<String> keys) {
+		for (String key : keys) {
+			ConfigurationPropertyName name = ConfigurationPropertyName.adapt(key, '.');
+			if (CLIENTS.isAncestorOf(name) || DEFAULTS.isAncestorOf(name) || CLIENTS.equals(name)
+					|| DEFAULTS.equals(name)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Binds the upstreams again and applies the difference to the live set, one refresh at a
+	 * time.
+	 */
+	public synchronized void refresh() {
+		Binder binder = Binder.get(this.environment);
+		McpxProperties fresh = new McpxProperties();
+		try {
+			binder.bind(DEFAULTS, Bindable.ofInstance(fresh.getDefaults()));
+		}
+		catch (BindException ex) {
+			// every upstream takes mcpx.defaults: none can be resolved, so none is changed
+			rejected("*", ex.getName().toString(), problem(ex));
+			return;
+		}
+		UpstreamSettingsMapper mapper = this.upstreams.mapperOf(fresh);
+		Map<String, McpUpstreamSettings> applied = new LinkedHashMap<>();
+		Set<String> declared = McpClientBeanRegistrar.upstreamNames(this.environment);
+		for (String name : declared) {
+			McpUpstreamSettings settings = resolve(binder, mapper, name, fresh);
+			if (settings == null) {
+				continue;
+			}
+			applied.put(name, settings);
+			McpUpstreamSettings current = this.clients.isConfigured(name) ? this.upstreams.get(name) : null;
+			if (settings.equals(current)) {
+				continue; // unchanged: its client, and its session, stay
+			}
+			McpClient client;
+			try {
+				client = this.configurer.builder(settings).build();
+			}
+			catch (InvalidMcpxPropertyException ex) {
+				applied.remove(name);
+				fresh.getClients().remove(name);
+				rejected(name, ex.property(), ex.problem());
+				continue;
+			}
+			this.clients.addConfigured(client);
+			logger.info("MCP upstream '" + name + "' " + ((current != null) ? "replaced: its settings changed"
+					: "added: it is new in the configuration"));
+		}
+		Set<String> left = new LinkedHashSet<>();
+		for (String name : this.clients.names()) {
+			if (this.clients.isConfigured(name) && !declared.contains(name)) {
+				left.add(name);
+			}
+		}
+		left.forEach((name) -> {
+			this.clients.remove(name);
+			logger.info("MCP upstream '" + name + "' removed: it is no longer in the configuration");
+		});
+		this.upstreams.refreshed(fresh, applied, left);
+	}
+
+	/** The upstream's new settings, or none when they are refused (it keeps its old ones). */
+	private @Nullable McpUpstreamSettings resolve(Binder binder, UpstreamSettingsMapper mapper, String name,
+			McpxProperties fresh) {
+		try {
+			Client client = binder.bind(CLIENTS.append("[" + name + "]"), Bindable.of(Client.class))
+				.orElseGet(Client::new);
+			McpUpstreamSettings settings = mapper.map(name, client);
+			fresh.getClients().put(name, client);
+			return settings;
+		}
+		catch (BindException ex) {
+			rejected(name, ex.getName().toString(), problem(ex));
+		}
+		catch (InvalidMcpxPropertyException ex) {
+			rejected(name, ex.property(), ex.problem());
+		}
+		return null;
+	}
+
+	private void rejected(String upstream, String property, String problem) {
+		logger.warn("The property '" + property + "' is invalid: " + problem + "; MCP upstream '" + upstream
+				+ "' keeps its settings (" + ("*".equals(upstream) ? "every upstream is left as it was"
+						: "the other upstreams were refreshed")
+				+ ")");
+		this.events.publishEvent(new McpUpstreamRejectedEvent(upstream, property, problem));
+	}
+
+	private static String problem(BindException ex) {
+		Throwable cause = ex.getCause();
+		return Objects.requireNonNullElse((cause != null) ? cause.getMessage() : ex.getMessage(), "it is not valid");
+	}
+
+}
