@@ -187,6 +187,10 @@ def main():
         many["second_call_p50_us"] = idle[200]["second_call_p50_us"]
         many["jdk_http_clients_built_for_200"] = idle[200]["jdk_http_clients_built"]
         many["detail"] = idle
+    churn = lines(os.path.join(args.raw, "many-churn.jsonl"))
+    if churn:
+        many["churn_1000"] = {k: churn[0].get(k) for k in ("add_p50_us", "add_max_us", "retained_bytes_after_churn",
+                                                           "new_threads_after_churn", "live_upstreams_after_churn")}
     latest["many_upstreams"] = many
     latest["virtual_threads"] = load(os.path.join(args.raw, "vthreads.json"))
     # Spring AI (SpringAiCallbackBenchmark, JMH): mcpx's ToolCallback, McpClient.callTool, and

@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -14,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.WebApplicationType;
@@ -25,6 +28,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClients;
 import dev.mcpx.client.McpHttpClients;
+import dev.mcpx.client.ProtocolMode;
 
 /**
  * An application with many configured upstreams, the way an application has them: a Spring
@@ -51,7 +55,7 @@ public final class ManyUpstreams {
 	private static final long IDLE_MILLIS = 6000;
 
 	/** The most to wait for the idle release of the shared JDK client (30 s by default). */
-	private static final long RELEASE_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+	private static final long RELEASE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
 	/**
 	 * Longer than a released Java 17 client's selector thread takes to see, after a
@@ -81,6 +85,9 @@ public final class ManyUpstreams {
 				out.put("start_ms", Measurements.round((System.nanoTime() - t0) / 1e6, 1));
 				out.put("mcp_clients", context.getBean(McpClients.class).names().size());
 			}
+		}
+		else if (scenario.equals("churn")) {
+			churn(n, Arrays.copyOfRange(args, 2, args.length), out);
 		}
 		else {
 			idle(n, Arrays.copyOfRange(args, 2, args.length), out);
@@ -143,6 +150,60 @@ public final class ManyUpstreams {
 	}
 
 	/** Each upstream's first call, then each one's second, in nanoseconds. */
+	/**
+	 * Upstreams that come and go: in an application with none configured, N upstreams added
+	 * through {@link McpClients#add(String, java.net.URI, java.util.function.Consumer)} (each
+	 * add timed), the first {@value #CHURN_CALLED} called, then all removed and closed; live
+	 * threads and retained heap against the same application before, once idle threads have
+	 * ended and the shared JDK client has had its idle release.
+	 */
+	private static void churn(int n, String[] ports, Map<String, Object> out) throws Exception {
+		MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+		try (ConfigurableApplicationContext context = start(urls(0, null))) {
+			McpClients clients = context.getBean(McpClients.class);
+			addCallRemove(clients, 2, 2, ports); // every class loaded, nothing of it left open
+			Thread.sleep(IDLE_MILLIS);
+			long heapBefore = usedAfterGc(memory);
+			Set<Long> before = liveThreadIds();
+			long[] adds = addCallRemove(clients, n, Math.min(n, CHURN_CALLED), ports);
+			out.put("add_p50_us", p50(adds));
+			out.put("add_max_us", Arrays.stream(adds).max().orElse(0) / 1000.0);
+			McpHttpClients http = context.getBean(McpHttpClients.class);
+			long t0 = System.nanoTime();
+			Thread.sleep(IDLE_MILLIS);
+			while (http.builtClients() > 0 && System.nanoTime() - t0 < RELEASE_WAIT_NANOS) {
+				Thread.sleep(250);
+			}
+			usedAfterGc(memory);
+			Thread.sleep(SELECTOR_EXIT_MILLIS);
+			out.put("retained_bytes_after_churn", usedAfterGc(memory) - heapBefore);
+			out.put("new_threads_after_churn", newThreads(before));
+			out.put("live_upstreams_after_churn", clients.names().size());
+		}
+	}
+
+	/** How many of the churned upstreams are called: each of those opens a session and a connection. */
+	private static final int CHURN_CALLED = 100;
+
+	private static long[] addCallRemove(McpClients clients, int n, int called, String[] ports) throws Exception {
+		long[] adds = new long[n];
+		for (int i = 0; i < n; i++) {
+			URI url = URI.create("http://127.0.0.1:" + ports[i % ports.length] + FixedUpstream.PATH);
+			long t0 = System.nanoTime();
+			McpClient client = clients.add("churn" + i, url, (builder) -> builder.protocol(ProtocolMode.LEGACY));
+			adds[i] = System.nanoTime() - t0;
+			if (i < called) {
+				client.callTool(Upstream.TOOL, Contender.ARGUMENTS);
+			}
+		}
+		List<CompletableFuture<Void>> closing = new ArrayList<>();
+		for (int i = 0; i < n; i++) {
+			closing.add(clients.remove("churn" + i));
+		}
+		CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+		return adds;
+	}
+
 	private static long[][] callEach(McpClients clients) {
 		List<McpClient> all = new ArrayList<>();
 		clients.names().forEach((name) -> all.add(clients.get(name)));

@@ -196,7 +196,7 @@ final class DefaultMcpClient implements McpClient {
 		return admitted(() -> {
 			ObjectNode params = toolCall(toolName, arguments);
 			Duration cap = this.requestTimeout.multipliedBy(McpCallOptions.DEFAULT_MAX_TOTAL_FACTOR);
-			return ResultMapper.callToolResult(this.taskCalls.call(params, toolName, this.requestTimeout, cap, null,
+			return ResultMapper.callToolResult(this.taskCalls.call(params, toolName, this.requestTimeout, cap, null, false,
 					(call) -> send(McpMethods.TOOLS_CALL, call, toolName, toolHeaders(toolName, call), this.requestTimeout)));
 		});
 	}
@@ -219,7 +219,7 @@ final class DefaultMcpClient implements McpClient {
 			given.meta().forEach((key, value) -> meta.set(key, this.jsonRpc.mapper().valueToTree(value)));
 			meta.put("progressToken", route.token());
 			return ResultMapper.callToolResult(this.taskCalls.call(params, toolName, timeout,
-					given.maxTotalTimeout(timeout), given.onProgress(),
+					given.maxTotalTimeout(timeout), given.onProgress(), given.leaveTaskRunning(),
 					(call) -> send(McpMethods.TOOLS_CALL, call, toolName, toolHeaders(toolName, call), timeout)));
 		}
 	}

@@ -44,7 +44,10 @@ public final class McpCallOptions {
 
 	private final Map<String, Object> meta;
 
+	private final boolean leaveTaskRunning;
+
 	private McpCallOptions(Builder builder) {
+		this.leaveTaskRunning = builder.leaveTaskRunning;
 		this.onProgress = builder.onProgress;
 		this.timeout = builder.timeout;
 		this.resetTimeoutOnProgress = builder.resetTimeoutOnProgress;
@@ -119,9 +122,18 @@ public final class McpCallOptions {
 		return this.meta;
 	}
 
+	/**
+	 * Whether a call that became a task leaves it running when the call's timeout passes or its
+	 * thread is interrupted, rather than cancelling it.
+	 * @return {@code false} by default
+	 */
+	public boolean leaveTaskRunning() {
+		return this.leaveTaskRunning;
+	}
+
 	@Override
 	public String toString() {
-		return "McpCallOptions[timeout=" + this.timeout + ", resetTimeoutOnProgress=" + this.resetTimeoutOnProgress
+		return "McpCallOptions[leaveTaskRunning=" + this.leaveTaskRunning + ", timeout=" + this.timeout + ", resetTimeoutOnProgress=" + this.resetTimeoutOnProgress
 				+ ", maxTotalTimeout=" + this.maxTotalTimeout + ", onProgress=" + (this.onProgress != null)
 				+ ", meta=" + this.meta.keySet() + "]";
 	}
@@ -141,7 +153,22 @@ public final class McpCallOptions {
 
 		private final Map<String, Object> meta = new LinkedHashMap<>();
 
+		private boolean leaveTaskRunning;
+
 		private Builder() {
+		}
+
+		/**
+		 * Sets what becomes of a call's task (2025-11-25 basic/utilities/tasks) when the call's
+		 * timeout passes or its thread is interrupted: by default it is cancelled
+		 * ({@code tasks/cancel}); left running, the call fails with
+		 * {@link dev.mcpx.client.error.McpTaskStillRunningException}, which names the task.
+		 * @param leave {@code true} to leave the task running
+		 * @return this builder
+		 */
+		public Builder leaveTaskRunning(boolean leave) {
+			this.leaveTaskRunning = leave;
+			return this;
 		}
 
 		/**

@@ -67,11 +67,13 @@ final class TaskCalls {
 	 * its status
 	 * @param maxTotal the call's hard cap: for a task, the bound of the whole task
 	 * @param onProgress hears the task's status changes, absent for none
+	 * @param leaveRunning whether the task is left running when a bound passes or the thread is
+	 * interrupted, rather than cancelled
 	 * @param send sends the {@code tools/call} itself, observed like any request
 	 * @return the {@code CallToolResult}
 	 */
 	JsonNode call(ObjectNode params, String tool, Duration timeout, Duration maxTotal,
-			@Nullable Consumer<McpProgress> onProgress, Send send) {
+			@Nullable Consumer<McpProgress> onProgress, boolean leaveRunning, Send send) {
 		long started = System.nanoTime();
 		// The tool was listed before its first call, which opened the session; without one (the
 		// listing failed) nothing is known of the tool's task support, and the send reports why.
@@ -90,7 +92,7 @@ final class TaskCalls {
 		TaskJournal.Entry row = this.journal.opened(task, params.path("arguments"));
 		try {
 			JsonNode outcome = this.follower.follow(task,
-					new TaskFollower.Bounds(timeout, maxTotal, started + maxTotal.toNanos(), true),
+					new TaskFollower.Bounds(timeout, maxTotal, started + maxTotal.toNanos(), !leaveRunning),
 					row.listening(statusReporter(onProgress)));
 			CallToolResult mapped = ResultMapper.callToolResult(outcome);
 			row.ended(TaskJournal.endedWith(task.last(), mapped), task.last().statusMessage(), mapped, null);

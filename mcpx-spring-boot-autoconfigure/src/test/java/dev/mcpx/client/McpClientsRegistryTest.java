@@ -1,6 +1,7 @@
 package dev.mcpx.client;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,10 +16,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import dev.mcpx.client.error.McpClientClosedException;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.testsupport.JavaSdkServer;
+import dev.mcpx.testsupport.StdioPeer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -231,6 +234,37 @@ class McpClientsRegistryTest {
 		assertThatThrownBy(() -> clients.add("late", URI.create(server.url()), (b) -> {
 		})).isInstanceOf(IllegalStateException.class).hasMessageContaining("late");
 		assertThat(server.initializeCount()).isZero();
+	}
+
+	@Test
+	void aRemovedStdioUpstreamFinishesItsCallInFlightThenStopsItsServerProcess(@TempDir Path dir) throws Exception {
+		Path log = dir.resolve("stdio.log");
+		McpClients clients = registry();
+		McpClient client = clients.add("local", StdioPeer.command(log), (b) -> b.requestTimeout(Duration.ofSeconds(20)));
+		client.ping();
+		long pid = StdioPeer.lastPid(log);
+		ExecutorService caller = Executors.newSingleThreadExecutor();
+		try {
+			Future<CallToolResult> inFlight = caller
+				.submit(() -> client.callTool("slow_read", Map.of("key", "k", "ms", 1500)));
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+			while (StdioPeer.executions(log, "slow_read") < 1 && System.nanoTime() < deadline) {
+				Thread.sleep(10);
+			}
+
+			var closed = clients.remove("local");
+
+			assertThat(inFlight.get(30, TimeUnit.SECONDS).text()).isEqualTo("value k");
+			closed.get(30, TimeUnit.SECONDS);
+		}
+		finally {
+			caller.shutdownNow();
+		}
+		assertThat(StdioPeer.alive(pid)).isFalse();
+		assertThat(StdioPeer.starts(log)).isEqualTo(1);
+		assertThat(StdioPeer.executions(log, "slow_read")).isEqualTo(1);
+		assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).map(ProcessHandle::pid))
+			.doesNotContain(pid);
 	}
 
 	private static void awaitExecutions(JavaSdkServer server, int count) throws InterruptedException {

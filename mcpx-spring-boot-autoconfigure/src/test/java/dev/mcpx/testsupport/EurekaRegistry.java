@@ -27,21 +27,25 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A real service registry for discovery tests: a Eureka server
  * ({@code spring-cloud-starter-netflix-eureka-server}) started in the test's JVM on a free
- * port, with intervals short enough that a registration or an eviction shows within a second
- * or two. Instances (the project's MCP test servers) are registered through Eureka's REST API,
- * as a sidecar would register them, and kept alive by heartbeats this fixture sends; an
- * instance whose heartbeats {@linkplain Registration#stopHeartbeats() stop} is evicted by the
- * server, as a killed process is.
+ * port, with intervals short enough that a registration or a deregistration shows within a
+ * second or two. Instances (the project's MCP test servers) are registered through Eureka's
+ * REST API, as a sidecar would register them, and kept alive by heartbeats this fixture sends;
+ * an instance whose heartbeats {@linkplain Registration#stopHeartbeats() stop} is evicted by
+ * the server some 20 s later, as a killed process is.
  * <p>
  * The application under test reads the registry with Spring Cloud's Eureka client
  * ({@link #clientProperties()}: a registry fetch every second, full fetches).
  */
 public final class EurekaRegistry implements AutoCloseable {
 
-	/** How long an instance's lease lasts without a heartbeat (Eureka evicts after about twice that). */
-	private static final int LEASE_SECONDS = 1;
+	/**
+	 * How long an instance's lease lasts without a heartbeat (Eureka evicts after about twice
+	 * that): long enough that heartbeats late on a loaded machine never evict a live instance
+	 * (no test waits for an eviction: a killed instance is found by the client).
+	 */
+	private static final int LEASE_SECONDS = 10;
 
-	private static final Duration HEARTBEAT = Duration.ofMillis(300);
+	private static final Duration HEARTBEAT = Duration.ofSeconds(2);
 
 	private static final JsonMapper JSON = JsonMapper.shared();
 
@@ -279,7 +283,7 @@ public final class EurekaRegistry implements AutoCloseable {
 			dataCenter.put("@class", "com.netflix.appinfo.InstanceInfo$DefaultDataCenterInfo");
 			dataCenter.put("name", "MyOwn");
 			ObjectNode lease = info.putObject("leaseInfo");
-			lease.put("renewalIntervalInSecs", 1);
+			lease.put("renewalIntervalInSecs", (int) HEARTBEAT.toSeconds());
 			lease.put("durationInSecs", LEASE_SECONDS);
 			ObjectNode metadata = info.putObject("metadata");
 			this.metadata.forEach(metadata::put);

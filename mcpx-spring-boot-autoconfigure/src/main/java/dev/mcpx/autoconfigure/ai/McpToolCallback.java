@@ -10,11 +10,13 @@ import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.definition.ToolDefinition;
 import org.springframework.ai.tool.execution.ToolExecutionException;
 
+import dev.mcpx.client.McpCallOptions;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpRecoveryFailedException;
 import dev.mcpx.client.error.McpSessionExpiredException;
 import dev.mcpx.client.error.McpStreamLostException;
+import dev.mcpx.client.error.McpTaskStillRunningException;
 import dev.mcpx.client.error.McpTimeoutException;
 import dev.mcpx.client.error.McpTransportException;
 import dev.mcpx.client.model.CallToolResult;
@@ -32,6 +34,9 @@ import tools.jackson.databind.json.JsonMapper;
  * own data.
  */
 public final class McpToolCallback implements ToolCallback {
+
+	/** A task the call outlives runs on: the model is told so, rather than that it failed. */
+	private static final McpCallOptions LEAVE_TASK_RUNNING = McpCallOptions.builder().leaveTaskRunning(true).build();
 
 	private final McpClient client;
 
@@ -79,7 +84,11 @@ public final class McpToolCallback implements ToolCallback {
 		Map<String, Object> arguments = arguments(toolInput);
 		CallToolResult result;
 		try {
-			result = this.client.callTool(this.tool.name(), arguments);
+			// A task that outlives the call is left running: the model is told it still runs.
+			result = this.client.callTool(this.tool.name(), arguments, LEAVE_TASK_RUNNING);
+		}
+		catch (McpTaskStillRunningException ex) {
+			throw new ToolExecutionException(this.definition, new ToolCallFailure(stillRunning(ex), ex));
 		}
 		catch (McpException ex) {
 			throw new ToolExecutionException(this.definition, new ToolCallFailure(failure(ex), ex));
@@ -119,6 +128,16 @@ public final class McpToolCallback implements ToolCallback {
 		String message = "Tool '" + this.definition.name() + "' was not called: " + why
 				+ ". Nothing was sent to the server; call it again with a JSON object of arguments.";
 		return new ToolExecutionException(this.definition, new ToolCallFailure(message, null));
+	}
+
+	/**
+	 * What the model reads about a task that outlived the call: it has not failed, it runs on,
+	 * under this id (2025-11-25 basic/utilities/tasks).
+	 */
+	private String stillRunning(McpTaskStillRunningException ex) {
+		return "Tool '" + this.definition.name() + "' is STILL RUNNING on the MCP server '" + this.client.name()
+				+ "' as task " + ex.taskId() + ": it has NOT failed, and its result is not available yet. Do not call "
+				+ "it again; the work goes on under task id " + ex.taskId() + ".";
 	}
 
 	/**

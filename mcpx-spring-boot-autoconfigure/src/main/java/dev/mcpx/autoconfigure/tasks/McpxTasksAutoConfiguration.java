@@ -6,18 +6,21 @@ import javax.sql.DataSource;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.mcpx.autoconfigure.InvalidMcpxPropertyException;
 import dev.mcpx.autoconfigure.McpxAutoConfiguration;
 import dev.mcpx.client.InMemoryMcpTaskStore;
+import dev.mcpx.client.McpClients;
 import dev.mcpx.client.McpTaskStore;
 
 /**
@@ -25,7 +28,7 @@ import dev.mcpx.client.McpTaskStore;
  * database with {@code mcpx.tasks.store: jdbc} (a {@code DataSource} bean and Spring Boot's JDBC module needed). A
  * {@link McpTaskStore} bean of the application's own replaces it.
  */
-@AutoConfiguration(before = McpxAutoConfiguration.class,
+@AutoConfiguration(after = McpxAutoConfiguration.class,
 		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @EnableConfigurationProperties(McpxTasksProperties.class)
 public final class McpxTasksAutoConfiguration {
@@ -37,6 +40,16 @@ public final class McpxTasksAutoConfiguration {
 	@ConditionalOnProperty(name = STORE, havingValue = "memory", matchIfMissing = true)
 	McpTaskStore mcpTaskStore(McpxTasksProperties properties) {
 		return new InMemoryMcpTaskStore(positive(properties.getLease(), "mcpx.tasks.lease"));
+	}
+
+	/** Takes up orphaned tasks at start and every {@code mcpx.tasks.resume-interval}, with any journal. */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(McpClients.class)
+	TaskJournalResumption mcpTaskJournalResumption(McpTaskStore store, McpClients clients,
+			ApplicationEventPublisher publisher, McpxTasksProperties properties) {
+		return new TaskJournalResumption(store, clients, publisher,
+				positive(properties.getResumeInterval(), "mcpx.tasks.resume-interval"));
 	}
 
 	static Duration positive(Duration value, String property) {

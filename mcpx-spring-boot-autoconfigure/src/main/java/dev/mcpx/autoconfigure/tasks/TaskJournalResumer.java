@@ -55,6 +55,9 @@ final class TaskJournalResumer {
 	 */
 	static final int MAX_FOLLOWED = 16;
 
+	/** How long an ended task's row is kept (for the actuator and an operator's look) before it is deleted. */
+	static final Duration KEEP_ENDED = Duration.ofHours(1);
+
 	/** How long a resumed task without a TTL is followed before it is given back to the journal. */
 	static final Duration MAX_FOLLOW = Duration.ofHours(1);
 
@@ -156,6 +159,12 @@ final class TaskJournalResumer {
 			return;
 		}
 		Instant now = this.clock.instant();
+		try {
+			this.store.purge(now.minus(KEEP_ENDED));
+		}
+		catch (McpTaskStoreException ex) {
+			journalFailed("purge", ex);
+		}
 		List<McpTaskRecord> claimed;
 		try {
 			claimed = this.store.claim(names, now, room);
@@ -185,6 +194,9 @@ final class TaskJournalResumer {
 		}
 		catch (McpTaskLostException ex) {
 			end(task, McpTaskStatus.LOST, null, ex);
+		}
+		catch (CancelledByServer ex) {
+			end(task, McpTaskStatus.CANCELLED, null, ex.failure);
 		}
 		catch (McpException ex) {
 			if (this.running && !Thread.currentThread().isInterrupted()) {
@@ -288,12 +300,27 @@ final class TaskJournalResumer {
 		 * @param bound the longest wait
 		 * @return the task's result
 		 * @throws McpTaskLostException when the server no longer knows the task
+		 * @throws CancelledByServer when the server cancelled it
 		 */
 		CallToolResult follow(McpTaskRecord task, Duration bound);
 
 	}
 
 	private record Key(String upstream, String taskId) {
+	}
+
+	/**
+	 * The server cancelled the task: it ended, without a result.
+	 */
+	static final class CancelledByServer extends RuntimeException {
+
+		private final McpException failure;
+
+		CancelledByServer(McpException failure) {
+			super(failure.getMessage(), failure);
+			this.failure = failure;
+		}
+
 	}
 
 }

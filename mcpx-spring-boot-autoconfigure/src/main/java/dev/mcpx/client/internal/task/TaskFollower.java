@@ -15,6 +15,7 @@ import dev.mcpx.client.error.McpRecoveryFailedException;
 import dev.mcpx.client.error.McpSessionExpiredException;
 import dev.mcpx.client.error.McpStreamLostException;
 import dev.mcpx.client.error.McpTaskLostException;
+import dev.mcpx.client.error.McpTaskStillRunningException;
 import dev.mcpx.client.error.McpTimeoutException;
 import dev.mcpx.client.error.McpTransportException;
 import dev.mcpx.client.internal.protocol.JsonRpc;
@@ -318,12 +319,14 @@ public final class TaskFollower {
 		Duration bound = total ? bounds.total() : bounds.silence();
 		String what = total ? "did not finish within " + bound.toMillis() + " ms"
 				: "reported no change of status within " + bound.toMillis() + " ms";
-		String then = !bounds.cancelOnLeaving() ? "it keeps running; follow it by its id"
-				: cancel(task) ? "it was cancelled (tasks/cancel)"
-						: "cancelling it failed, so it may still be running";
-		throw new McpTimeoutException(this.upstream, McpMethods.TOOLS_CALL, bound, "task " + task.taskId()
-				+ " of tool '" + task.tool() + "' " + what + " (last status " + task.last().status().wireName() + "); "
-				+ then, lastFailure);
+		String told = "task " + task.taskId() + " of tool '" + task.tool() + "' " + what + " (last status "
+				+ task.last().status().wireName() + "); ";
+		if (!bounds.cancelOnLeaving()) {
+			throw new McpTaskStillRunningException(this.upstream, task.taskId(), task.tool(), bound,
+					told + "it keeps running and has not failed; follow it by its id", lastFailure);
+		}
+		String then = cancel(task) ? "it was cancelled (tasks/cancel)" : "cancelling it failed, so it may still be running";
+		throw new McpTimeoutException(this.upstream, McpMethods.TOOLS_CALL, bound, told + then, lastFailure);
 	}
 
 	private static Duration positive(Duration timeout) {

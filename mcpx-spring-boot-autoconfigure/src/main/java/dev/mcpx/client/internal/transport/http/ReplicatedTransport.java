@@ -113,6 +113,9 @@ public final class ReplicatedTransport implements McpTransport {
 	public void open(long generation) {
 		this.pins.remove(generation);
 		this.pins.keySet().removeIf((g) -> g <= generation - KEPT_GENERATIONS);
+		// an older generation on an instance that left has nothing left to reach
+		List<URI> live = this.instances.live();
+		this.pins.entrySet().removeIf((pin) -> pin.getKey() < generation && !live.contains(pin.getValue()));
 	}
 
 	@Override
