@@ -78,11 +78,50 @@ final class BuilderSettings {
 	}
 
 	static ClientSettings of(McpClientBuilder b) {
-		return new ClientSettings(b.name, wire(b),
+		return of(b, b.credentials);
+	}
+
+	/** The settings every user's client of a per-user upstream shares: all but the credentials. */
+	static ClientSettings withoutCredentials(McpClientBuilder b) {
+		return of(b, null);
+	}
+
+	/**
+	 * The settings of one user's client of a per-user upstream: the shared ones, with that
+	 * user's credentials on every message and refreshed after a refusal.
+	 */
+	static ClientSettings forUser(ClientSettings shared, McpCredentials credentials, URI resource) {
+		ClientSettings.Wire wire;
+		if (shared.wire() instanceof ClientSettings.Replicas replicas) {
+			Consumer<HttpHeaders> headers = replicas.headers();
+			wire = new ClientSettings.Replicas(replicas.upstream(), replicas.instances(), (h) -> {
+				headers.accept(h);
+				credentials.apply(h);
+			}, replicas.client());
+		}
+		else {
+			ClientSettings.Http http = (ClientSettings.Http) shared.wire();
+			Consumer<HttpHeaders> headers = http.headers();
+			wire = new ClientSettings.Http(http.url(), (h) -> {
+				headers.accept(h);
+				credentials.apply(h);
+			}, http.client());
+		}
+		return new ClientSettings(shared.name(), wire, shared.jsonMapper(), shared.clientInfo(),
+				shared.requestTimeout(), shared.handshakeTimeout(), shared.maxMessageBytes(), shared.era(),
+				shared.recoveryPolicy(), shared.replayGate(), shared.taskAugmentation(),
+				credentialsRefresh(credentials, resource),
+				shared.eventListeners(), shared.notificationListener(), shared.inputAnswers(),
+				shared.inputHandlerTimeout(), shared.serverLogLevel(), shared.catalogueTtl(), shared.listenForChanges(),
+				shared.keepaliveInterval(), shared.observationRegistry(), shared.clock());
+	}
+
+	private static ClientSettings of(McpClientBuilder b, @Nullable McpCredentials credentials) {
+		return new ClientSettings(b.name, wire(b, credentials),
 				(b.jsonMapper != null) ? b.jsonMapper : ClientAssembly.defaultJsonMapper(), b.clientInfo,
 				b.requestTimeout, b.handshakeTimeout, b.maxMessageBytes, fixedEra(b.protocol), b.recoveryPolicy,
 				(b.replayGate != null) ? b.replayGate : new DefaultReplayGate(b.recoveryPolicy), b.taskAugmentation,
-				credentialsRefresh(b),
+				(credentials != null && b.url != null) ? credentialsRefresh(credentials, b.url) : null,
 				b.eventListeners, b.notificationListener::onNotification, inputAnswers(b),
 				(b.inputHandlerTimeout != null) ? b.inputHandlerTimeout : b.requestTimeout, b.serverLogLevel,
 				b.catalogueTtl, b.listenForChanges, b.keepaliveInterval, b.observationRegistry, b.clock);
@@ -101,7 +140,7 @@ final class BuilderSettings {
 	 * Streamable HTTP to the URL, through the application's {@code RestClient} or straight
 	 * on a JDK client; or a stdio server process started from the command.
 	 */
-	private static ClientSettings.Wire wire(McpClientBuilder b) {
+	private static ClientSettings.Wire wire(McpClientBuilder b, @Nullable McpCredentials credentials) {
 		StdioCommand c = b.command;
 		if (c != null) {
 			return new ClientSettings.Stdio(new LaunchSpec(c.command(), c.args(), c.env(), c.workingDirectory(),
@@ -109,10 +148,10 @@ final class BuilderSettings {
 		}
 		McpEndpoints endpoints = b.endpoints;
 		if (endpoints != null) {
-			return new ClientSettings.Replicas(b.name, new UsableEndpoints(b.name, endpoints), headers(b),
-					httpClient(b));
+			return new ClientSettings.Replicas(b.name, new UsableEndpoints(b.name, endpoints),
+					headers(b, credentials), httpClient(b));
 		}
-		return new ClientSettings.Http(Objects.requireNonNull(b.url, "url"), headers(b), httpClient(b));
+		return new ClientSettings.Http(Objects.requireNonNull(b.url, "url"), headers(b, credentials), httpClient(b));
 	}
 
 	private static ClientSettings.HttpClientChoice httpClient(McpClientBuilder b) {
@@ -133,10 +172,9 @@ final class BuilderSettings {
 	}
 
 	/** The headers every message carries: the fixed ones, the computed ones, the credentials. */
-	private static Consumer<HttpHeaders> headers(McpClientBuilder b) {
+	private static Consumer<HttpHeaders> headers(McpClientBuilder b, @Nullable McpCredentials creds) {
 		Map<String, String> fixedHeaders = Map.copyOf(b.headers);
 		Consumer<HttpHeaders> provider = b.headersProvider;
-		McpCredentials creds = b.credentials;
 		return (h) -> {
 			fixedHeaders.forEach(h::set);
 			provider.accept(h);
@@ -146,17 +184,14 @@ final class BuilderSettings {
 		};
 	}
 
-	/** The application's credentials seen from the recovery layer, absent when there are none. */
-	private static @Nullable CredentialsRefresh credentialsRefresh(McpClientBuilder b) {
-		McpCredentials creds = b.credentials;
-		URI resource = b.url;
+	/** The application's credentials seen from the recovery layer. */
+	private static CredentialsRefresh credentialsRefresh(McpCredentials creds, URI resource) {
 		// the seam of refused credentials: the refusal's parsed challenge (status, scope,
 		// resource metadata); credentials without a notion of it refresh on 401 only. Only an
 		// HTTP upstream (one with a url) refuses credentials.
-		return (creds != null && resource != null) ? (refusal) -> creds.refresh(
+		return (refusal) -> creds.refresh(
 				(refusal instanceof McpAuthenticationException auth && auth.challenge() != null) ? auth.challenge()
-						: McpAuthChallenge.of(refusal.status(), resource))
-				: null;
+						: McpAuthChallenge.of(refusal.status(), resource));
 	}
 
 	/** The application's input handler seen from inside the client, absent when there is none. */

@@ -5,6 +5,9 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.event.McpCatalogueInvalidatedEvent;
 import dev.mcpx.client.internal.catalogue.Catalogue;
@@ -19,13 +22,26 @@ import dev.mcpx.client.model.CatalogueKind;
  * by a recovered session (a new session may serve a new catalogue), or by
  * {@link #invalidate(Set, String)}; every drop is announced with an
  * {@link McpCatalogueInvalidatedEvent}.
+ * <p>
+ * An upstream that acts for each user keeps one catalogue per user (a server may list
+ * different tools to different users): {@link #invalidate(Set, String)} drops the listings
+ * of every user, and {@link #snapshot()} is empty, as no user's listing is shown to others.
  */
 public final class McpCatalogue {
 
-	private final Catalogue catalogue;
+	private final @Nullable Catalogue catalogue;
+
+	/** The catalogues of each user's client, for an upstream that acts for each user. */
+	private final Supplier<List<McpCatalogue>> users;
 
 	McpCatalogue(Catalogue catalogue) {
 		this.catalogue = catalogue;
+		this.users = List::of;
+	}
+
+	McpCatalogue(Supplier<List<McpCatalogue>> users) {
+		this.catalogue = null;
+		this.users = users;
 	}
 
 	/**
@@ -34,7 +50,11 @@ public final class McpCatalogue {
 	 * @param reason why, for the event
 	 */
 	public void invalidate(Set<CatalogueKind> kinds, String reason) {
-		this.catalogue.invalidate(kinds, reason);
+		Catalogue own = this.catalogue;
+		if (own != null) {
+			own.invalidate(kinds, reason);
+		}
+		this.users.get().forEach((user) -> user.invalidate(kinds, reason));
 	}
 
 	/**
@@ -43,7 +63,11 @@ public final class McpCatalogue {
 	 */
 	public Map<CatalogueKind, Entry> snapshot() {
 		Map<CatalogueKind, Entry> snapshot = new EnumMap<>(CatalogueKind.class);
-		this.catalogue.snapshot()
+		Catalogue own = this.catalogue;
+		if (own == null) {
+			return snapshot;
+		}
+		own.snapshot()
 			.forEach((kind, entry) -> snapshot.put(kind,
 					new Entry(entry.items(), entry.fetchedAt(), entry.freshUntil())));
 		return snapshot;

@@ -20,6 +20,7 @@ import org.springframework.web.client.RestClient;
 import dev.mcpx.client.error.McpInputRequiredException;
 import dev.mcpx.client.event.McpEventListener;
 import dev.mcpx.client.internal.assembly.ClientAssembly;
+import dev.mcpx.client.internal.assembly.ClientSettings;
 import dev.mcpx.client.internal.session.ServerLog;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.recovery.DefaultReplayGate;
@@ -59,6 +60,12 @@ public final class McpClientBuilder {
 
 	/** Default largest message accepted from a server: a bound on memory per request. */
 	public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+	/** Default number of users an upstream that acts for each user keeps a session for at once. */
+	public static final int DEFAULT_MAX_USER_SESSIONS = 100;
+
+	/** Default time after which an idle user's session is ended. */
+	public static final Duration DEFAULT_USER_SESSION_IDLE_TIMEOUT = Duration.ofMinutes(30);
 
 	private static final Implementation DEFAULT_CLIENT_INFO = new Implementation("mcpx",
 			Objects.requireNonNullElse(McpClientBuilder.class.getPackage().getImplementationVersion(), "dev"), null);
@@ -108,6 +115,12 @@ public final class McpClientBuilder {
 	final List<McpEventListener> eventListeners = new ArrayList<>();
 
 	@Nullable McpCredentials credentials;
+
+	@Nullable McpUserIdentity userIdentity;
+
+	int maxUserSessions = DEFAULT_MAX_USER_SESSIONS;
+
+	Duration userSessionIdleTimeout = DEFAULT_USER_SESSION_IDLE_TIMEOUT;
 
 	@Nullable Duration keepaliveInterval;
 
@@ -353,6 +366,41 @@ public final class McpClientBuilder {
 	}
 
 	/**
+	 * Makes every call act for the user of the calling thread, never as the application: each
+	 * user gets credentials of their own from the identity and, in the legacy era, a session of
+	 * their own (servers bind a session to the identity that opened it), kept in a bounded pool
+	 * ({@link #userSessions(int, Duration)}). A call made without a user fails with
+	 * {@link dev.mcpx.client.error.McpNoUserException}. Replaces {@link #credentials(McpCredentials)}.
+	 * @param identity who each call is for, and their credentials
+	 * @return this builder
+	 */
+	public McpClientBuilder userIdentity(McpUserIdentity identity) {
+		if (this.command != null || this.url == null) {
+			throw new IllegalArgumentException("Only an upstream with a URL can act for each user: a stdio upstream "
+					+ "has no credentials, and the replicas of a discovered one no single resource to obtain them for");
+		}
+		this.userIdentity = Objects.requireNonNull(identity, "identity");
+		return this;
+	}
+
+	/**
+	 * Bounds the users' sessions of an upstream that acts for each user: at most {@code max}
+	 * users at once (the least recently used idle one is ended to make room), and a user idle
+	 * for {@code idleTimeout} is ended. An ended legacy session is closed with {@code DELETE}.
+	 * @param max how many users at once, at least 1; {@value #DEFAULT_MAX_USER_SESSIONS} by default
+	 * @param idleTimeout how long an idle user's session is kept; 30 minutes by default
+	 * @return this builder
+	 */
+	public McpClientBuilder userSessions(int max, Duration idleTimeout) {
+		if (max < 1) {
+			throw new IllegalArgumentException("The maximum number of user sessions must be at least 1, was " + max);
+		}
+		this.maxUserSessions = max;
+		this.userSessionIdleTimeout = BuilderSettings.positive(idleTimeout, "idle timeout of user sessions");
+		return this;
+	}
+
+	/**
 	 * Pings an open session at this interval, so that an expiry is found and recovered
 	 * before a caller meets it. Off by default.
 	 * @param interval a positive interval, absent for none
@@ -469,7 +517,20 @@ public final class McpClientBuilder {
 	 * @return the client
 	 */
 	public McpClient build() {
-		return new DefaultMcpClient(ClientAssembly.assemble(BuilderSettings.of(this)), this.taskStore);
+		McpUserIdentity identity = this.userIdentity;
+		if (identity == null) {
+			return new DefaultMcpClient(ClientAssembly.assemble(BuilderSettings.of(this)), this.taskStore);
+		}
+		// one client per user, each assembled from the same settled settings with that
+		// user's credentials (docs/architecture.md, "Per-user upstreams")
+		ClientSettings shared = BuilderSettings.withoutCredentials(this);
+		URI resource = Objects.requireNonNull(this.url, "url");
+		McpTaskStore store = this.taskStore;
+		UserSessionPool pool = new UserSessionPool(this.name, this.maxUserSessions, this.userSessionIdleTimeout,
+				this.clock, (user) -> new DefaultMcpClient(
+						ClientAssembly.assemble(BuilderSettings.forUser(shared, identity.credentials(user), resource)),
+						store));
+		return new PerUserMcpClient(this.name, shared.wire().shown(), identity, pool);
 	}
 
 }

@@ -250,6 +250,90 @@ class SecretLeakTest {
 		haystack.assertNoSecret();
 	}
 
+	static final String USER_TOKEN = "ut-Qa8sW3eD6rF9tG2yH5uJ1iK4oL7pZx";
+
+	static final String EXCHANGED = "xt-Vb5nM8qW2eR6tY9uI3oP7aS1dF4gHj";
+
+	static final String EXCHANGED_2 = "xt2-Lp3oK6iJ9uH2yG5tF8rD1eS4wA7qZ";
+
+	/** A user's name is personal data: no more shown than a token. */
+	static final String USER_NAME = "alice.the.user@example.com";
+
+	/**
+	 * An upstream that acts for each user ({@code oauth.identity: user}): the user's own access
+	 * token is exchanged for one for the upstream; then the upstream rejects it and every
+	 * exchange is refused with an error that echoes the user's token and the client secret.
+	 * Neither token, the client secret nor the user's name appears in logs, events, exceptions,
+	 * health or the {@code mcpx} endpoint.
+	 */
+	@Test
+	void noUserTokenExchangedTokenOrUserNameInTheApplicationsLogsEventsHealthOrMcpxEndpoint(CapturedOutput output)
+			throws Exception {
+		String basic = java.util.Base64.getEncoder()
+			.encodeToString(("leaky-client:" + CLIENT_SECRET).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		Haystack haystack = new Haystack().alsoSecret(CLIENT_SECRET, USER_TOKEN, EXCHANGED, EXCHANGED_2, USER_NAME,
+				basic);
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
+			.web(WebApplicationType.SERVLET)
+			.properties("server.port=0", "spring.main.banner-mode=off",
+					"mcpx.clients.guarded.url=" + wire.baseUrl() + "/guarded/mcp",
+					"mcpx.clients.guarded.protocol=legacy", "mcpx.clients.guarded.request-timeout=2s",
+					"mcpx.clients.guarded.oauth.identity=user", "mcpx.clients.guarded.oauth.client-id=leaky-client",
+					"mcpx.clients.guarded.oauth.client-secret=" + CLIENT_SECRET,
+					"management.endpoints.web.exposure.include=health,mcpx",
+					"management.endpoint.health.show-details=always")
+			.run()) {
+			List<String> quiet = new ArrayList<>(List.of(HTTP_CLIENT_WIRE_LOGGERS));
+			quiet.add("org.apache.hc.client5.http.impl.auth");
+			try (LogCapture logs = LogCapture.start(quiet)) {
+				McpClient client = context.getBean(McpClients.class).get("guarded");
+				org.springframework.security.core.context.SecurityContextHolder.getContext()
+					.setAuthentication(new org.springframework.security.authentication.TestingAuthenticationToken(
+							USER_NAME, new org.springframework.security.oauth2.core.OAuth2AccessToken(
+									org.springframework.security.oauth2.core.OAuth2AccessToken.TokenType.BEARER,
+									USER_TOKEN, java.time.Instant.now(), java.time.Instant.now().plusSeconds(600)),
+							"SCOPE_mcp"));
+				try {
+					stubOAuth("{\"access_token\":\"" + EXCHANGED + "\",\"token_type\":\"Bearer\",\"expires_in\":3600,"
+							+ "\"issued_token_type\":\"urn:ietf:params:oauth:token-type:access_token\"}", 200, EXCHANGED);
+					assertThat(client.callTool("echo", Map.of("text", "hi")).text()).isEqualTo("ok");
+					haystack.add("status after the exchange", client.status().toString());
+					haystack.add("client", client.toString());
+					// the upstream rejects the exchanged token, echoing it: the user's token is exchanged again
+					stubOAuth("{\"access_token\":\"" + EXCHANGED_2 + "\",\"token_type\":\"Bearer\",\"expires_in\":3600,"
+							+ "\"issued_token_type\":\"urn:ietf:params:oauth:token-type:access_token\"}", 200, EXCHANGED_2);
+					assertThat(client.callTool("echo", Map.of("text", "hi")).text()).isEqualTo("ok");
+					stubOAuth("{\"error\":\"invalid_grant\",\"error_description\":\"subject " + USER_TOKEN + " of "
+							+ USER_NAME + " with secret " + CLIENT_SECRET + " not accepted\"}", 400, "none-valid");
+					haystack.failure("refused token exchange", dev.mcpx.client.error.McpAuthenticationException.class,
+							() -> client.callTool("echo", Map.of("text", "hi")));
+					haystack.add("status after a refused exchange", client.status().toString());
+				}
+				finally {
+					org.springframework.security.core.context.SecurityContextHolder.clearContext();
+				}
+				haystack.failure("a call without a user", dev.mcpx.client.error.McpNoUserException.class,
+						() -> client.callTool("echo", Map.of("text", "hi")));
+				int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+				HttpClient http = HttpClient.newHttpClient();
+				for (String path : List.of("/actuator/health", "/actuator/health/mcpx", "/actuator/mcpx",
+						"/actuator/mcpx/guarded")) {
+					HttpResponse<String> response = http.send(
+							HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+							HttpResponse.BodyHandlers.ofString());
+					haystack.add("GET " + path + " (" + response.statusCode() + ")", response.body());
+					if (path.equals("/actuator/mcpx/guarded")) {
+						assertThat(response.body()).as("the pool, by count").contains("\"userSessions\":1");
+					}
+				}
+				context.getBean(App.class).events.forEach((event) -> haystack.add("application event", event));
+				logs.into(haystack);
+			}
+		}
+		haystack.add("stdout/stderr", output.getAll());
+		haystack.assertNoSecret();
+	}
+
 	private static void driveOAuth(McpClient client, Haystack haystack) {
 		stubOAuth("{\"access_token\":\"" + ACCESS_1 + "\",\"token_type\":\"Bearer\",\"expires_in\":3600,"
 				+ "\"refresh_token\":\"" + REFRESH + "\",\"scope\":\"mcp\"}", 200, ACCESS_1);

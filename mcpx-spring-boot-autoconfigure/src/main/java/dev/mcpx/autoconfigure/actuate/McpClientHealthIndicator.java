@@ -48,7 +48,8 @@ final class McpClientHealthIndicator extends AbstractHealthIndicator {
 	protected void doHealthCheck(Health.Builder builder) {
 		McpClientStatus status = this.client.status();
 		McpUpstreamVerdict verdict;
-		if (this.probe != null && isStale(status)) {
+		// an upstream that acts for each user has no identity of its own to probe with
+		if (this.probe != null && status.userSessions() == null && isStale(status)) {
 			McpxHealthProbe.Outcome ping = this.probe.ping(this.client);
 			status = this.client.status();
 			verdict = McpUpstreamVerdict.ofProbed(ping, status, this.settings);

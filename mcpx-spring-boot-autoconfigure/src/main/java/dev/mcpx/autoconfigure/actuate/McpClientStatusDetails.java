@@ -28,7 +28,9 @@ final class McpClientStatusDetails {
 	 * @param status the client's status
 	 * @return url, era, protocolVersion, serverName, serverVersion, sessionGeneration,
 	 * recoveries, reissues, lastRecovery, lastSuccess and lastError, each when known; for a
-	 * stdio upstream also command, pid, uptime, restarts, lastExitCode, lastExit and downUntil
+	 * stdio upstream also command, pid, uptime, restarts, lastExitCode, lastExit and downUntil;
+	 * for an upstream that acts for each user userSessions, userSessionsMax, userSessionsOpened
+	 * and userSessionsEvicted
 	 */
 	static Map<String, Object> of(McpClientStatus status) {
 		Map<String, Object> details = new LinkedHashMap<>();
@@ -46,6 +48,14 @@ final class McpClientStatusDetails {
 		put(details, "lastRecovery", text(status.lastRecoveryAt()));
 		put(details, "lastSuccess", text(status.lastSuccessAt()));
 		put(details, "lastError", status.lastError());
+		McpClientStatus.UserSessions users = status.userSessions();
+		if (users != null) {
+			// an upstream that acts for each user: its sessions by count, never whose
+			details.put("userSessions", users.open());
+			details.put("userSessionsMax", users.max());
+			details.put("userSessionsOpened", users.opened());
+			details.put("userSessionsEvicted", users.evicted());
+		}
 		ProcessStatus process = status.process();
 		if (process != null) {
 			// A stdio upstream: its server process, without arguments or environment.

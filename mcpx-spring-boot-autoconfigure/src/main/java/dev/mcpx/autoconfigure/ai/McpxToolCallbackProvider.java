@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -20,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -63,6 +65,9 @@ public final class McpxToolCallbackProvider implements ToolCallbackProvider, Aut
 	private final JsonMapper json;
 
 	private final ExecutorService listing;
+
+	/** Carries the chat request's context (its user) to the listing threads. */
+	private final UnaryOperator<Callable<List<Tool>>> listingContext = ListingContext.ofCallingThread();
 
 	/** Upstreams whose outage was logged; an upstream leaves it when listed again. */
 	private final Set<String> unavailable = ConcurrentHashMap.newKeySet();
@@ -182,7 +187,7 @@ public final class McpxToolCallbackProvider implements ToolCallbackProvider, Aut
 	private Map<String, List<Tool>> listAll() {
 		Map<String, Future<List<Tool>>> futures = new LinkedHashMap<>();
 		for (McpClient client : this.clients) {
-			futures.put(client.name(), this.listing.submit(client::listTools));
+			futures.put(client.name(), this.listing.submit(this.listingContext.apply(client::listTools)));
 		}
 		Map<String, List<Tool>> tools = new LinkedHashMap<>();
 		long start = System.nanoTime();

@@ -3,6 +3,7 @@ package dev.mcpx.autoconfigure.oauth;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.time.Clock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
@@ -15,6 +16,10 @@ import org.springframework.boot.context.properties.bind.BindResult;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
+import org.springframework.security.oauth2.client.AuthorizedClientServiceOAuth2AuthorizedClientManager;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClientManager;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClientProviderBuilder;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.registration.ClientRegistration;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
 import org.springframework.security.oauth2.core.AuthorizationGrantType;
@@ -48,6 +53,8 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 
 	private final @Nullable ClientRegistrationRepository registrations;
 
+	private final @Nullable OAuth2AuthorizedClientService authorizedClientService;
+
 	private final Map<String, McpAssertionSource> assertionSources;
 
 	/**
@@ -75,34 +82,107 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 	public McpOAuthConfigurer(McpxUpstreams upstreams, Environment environment, McpAuthorizationHandler handler,
 			McpClientRegistrationStore store, @Nullable ClientRegistrationRepository registrations,
 			Map<String, McpAssertionSource> assertionSources) {
+		this(upstreams, environment, handler, store, registrations, assertionSources, null);
+	}
+
+	/**
+	 * Creates the configurer, with the users' authorized clients.
+	 * @param upstreams the upstreams' settings, where each one's URL is read
+	 * @param environment where the {@code oauth} properties are bound from
+	 * @param handler the user's step of the authorization code flow
+	 * @param store where dynamically registered clients are kept
+	 * @param registrations Spring Security's client registrations, or {@code null}
+	 * @param assertionSources the application's {@link McpAssertionSource} beans, by name
+	 * @param authorizedClientService where Spring Security keeps the users' authorized clients,
+	 * or {@code null}
+	 */
+	public McpOAuthConfigurer(McpxUpstreams upstreams, Environment environment, McpAuthorizationHandler handler,
+			McpClientRegistrationStore store, @Nullable ClientRegistrationRepository registrations,
+			Map<String, McpAssertionSource> assertionSources,
+			@Nullable OAuth2AuthorizedClientService authorizedClientService) {
 		this.upstreams = upstreams;
 		this.binder = Binder.get(environment);
 		this.handler = handler;
 		this.store = store;
 		this.registrations = registrations;
 		this.assertionSources = Map.copyOf(assertionSources);
+		this.authorizedClientService = authorizedClientService;
 	}
 
 	@Override
 	public void customize(String name, McpClientBuilder builder) {
-		McpOAuthCredentials credentials = credentials(name);
-		if (credentials != null) {
-			builder.credentials(credentials);
+		McpxOAuthProperties oauth = properties(name);
+		if (oauth == null) {
+			return;
+		}
+		McpOAuthCredentials.Builder credentials = builder(name, oauth);
+		if (oauth.getIdentity() == McpxOAuthProperties.Identity.USER) {
+			String prefix = "mcpx.clients." + name + ".oauth";
+			apply(prefix + ".user-sessions.max", () -> builder.userSessions(oauth.getUserSessions().getMax(),
+					oauth.getUserSessions().getIdleTimeout()));
+			OAuth2AuthorizedClientManager authorizedClients = authorizedClients(prefix, oauth);
+			if (authorizedClients != null) {
+				// each user's authorized client (authorization code, granted once in the browser)
+				String registrationId = Objects.requireNonNull(oauth.getRegistrationId());
+				builder.userIdentity(new SecurityContextUserIdentity((principal, subjectTokens) -> new AuthorizedClientCredentials(
+						name, registrationId, principal, authorizedClients, Clock.systemUTC())));
+				return;
+			}
+			if (oauth.getClientId() == null && oauth.getRegistrationId() == null) {
+				throw new InvalidMcpxPropertyException(prefix + ".client-id", "identity user exchanges each user's "
+						+ "token with the application's own client, which needs a client-id (or a registration-id)");
+			}
+			// each user's credentials: a token exchange (RFC 8693) of that user's own token
+			builder.userIdentity(new SecurityContextUserIdentity(
+					(principal, subjectTokens) -> credentials.tokenExchange(subjectTokens).build()));
+		}
+		else {
+			builder.credentials(credentials.build());
 		}
 	}
 
 	/**
-	 * The credentials of one upstream.
+	 * The credentials of one upstream that acts as the application.
 	 * @param name the upstream name
 	 * @return its credentials, or {@code null} when it has no {@code oauth} properties
 	 */
 	public @Nullable McpOAuthCredentials credentials(String name) {
-		String prefix = "mcpx.clients." + name + ".oauth";
-		BindResult<McpxOAuthProperties> bound = this.binder.bind(prefix, McpxOAuthProperties.class);
-		if (!bound.isBound()) {
+		McpxOAuthProperties oauth = properties(name);
+		return (oauth != null) ? builder(name, oauth).build() : null;
+	}
+
+	/**
+	 * The users' authorized clients, when the upstream names a Spring Security registration of
+	 * the authorization code grant: each user authorizes once in the browser, and Spring
+	 * Security keeps the grant in its {@code OAuth2AuthorizedClientService}.
+	 */
+	private @Nullable OAuth2AuthorizedClientManager authorizedClients(String prefix, McpxOAuthProperties oauth) {
+		String id = oauth.getRegistrationId();
+		ClientRegistration registration = (id != null && this.registrations != null)
+				? this.registrations.findByRegistrationId(id) : null;
+		if (registration == null
+				|| !AuthorizationGrantType.AUTHORIZATION_CODE.equals(registration.getAuthorizationGrantType())) {
 			return null;
 		}
-		McpxOAuthProperties oauth = bound.get();
+		if (this.authorizedClientService == null) {
+			throw new InvalidMcpxPropertyException(prefix + ".registration-id", "identity user with the "
+					+ "authorization code registration '" + id + "' needs an OAuth2AuthorizedClientService bean");
+		}
+		AuthorizedClientServiceOAuth2AuthorizedClientManager manager = new AuthorizedClientServiceOAuth2AuthorizedClientManager(
+				Objects.requireNonNull(this.registrations), this.authorizedClientService);
+		manager.setAuthorizedClientProvider(
+				OAuth2AuthorizedClientProviderBuilder.builder().authorizationCode().refreshToken().build());
+		return manager;
+	}
+
+	private @Nullable McpxOAuthProperties properties(String name) {
+		BindResult<McpxOAuthProperties> bound = this.binder.bind("mcpx.clients." + name + ".oauth",
+				McpxOAuthProperties.class);
+		return bound.isBound() ? bound.get() : null;
+	}
+
+	private McpOAuthCredentials.Builder builder(String name, McpxOAuthProperties oauth) {
+		String prefix = "mcpx.clients." + name + ".oauth";
 		if (!(this.upstreams.get(name).transport() instanceof Http http)) {
 			throw new InvalidMcpxPropertyException("mcpx.clients." + name + ".url",
 					"an upstream with oauth properties needs a url");
@@ -155,7 +235,7 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 			throw new InvalidMcpxPropertyException(prefix + ".private-key",
 					"private_key_jwt client authentication needs a private key");
 		}
-		return credentials.build();
+		return credentials;
 	}
 
 	private McpAssertionSource assertionSource(String prefix, McpxOAuthProperties oauth, McpOAuthGrant grant) {

@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.registration.ClientRegistration;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
 
@@ -39,9 +40,11 @@ public final class McpxOAuthAutoConfiguration {
 	@ConditionalOnMissingBean
 	McpOAuthConfigurer mcpOAuthConfigurer(McpxUpstreams upstreams, Environment environment,
 			ObjectProvider<McpAuthorizationHandler> handler, McpClientRegistrationStore store,
-			ObjectProvider<ClientRegistrationRepository> registrations, ListableBeanFactory beans) {
+			ObjectProvider<ClientRegistrationRepository> registrations, ListableBeanFactory beans,
+			ObjectProvider<OAuth2AuthorizedClientService> authorizedClients) {
 		return new McpOAuthConfigurer(upstreams, environment, handler.getIfAvailable(McpAuthorizationHandler::headless),
-				store, registrations.getIfAvailable(), beans.getBeansOfType(McpAssertionSource.class));
+				store, registrations.getIfAvailable(), beans.getBeansOfType(McpAssertionSource.class),
+				authorizedClients.getIfAvailable());
 	}
 
 }

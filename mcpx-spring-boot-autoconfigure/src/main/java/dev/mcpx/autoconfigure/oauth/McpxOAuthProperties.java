@@ -1,6 +1,7 @@
 package dev.mcpx.autoconfigure.oauth;
 
 import java.net.URI;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -8,6 +9,7 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.Resource;
 
+import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.oauth.McpIdentityProvider;
 import dev.mcpx.client.oauth.McpOAuthGrant;
 
@@ -24,6 +26,18 @@ public class McpxOAuthProperties {
 	 * identity assertion exchanged at the enterprise identity provider).
 	 */
 	private McpOAuthGrant grant = McpOAuthGrant.AUTHORIZATION_CODE;
+
+	/**
+	 * Whom the upstream's calls act for: application (one token for every call) or user (the
+	 * user of the calling thread, whose own access token is exchanged for one for this
+	 * upstream; a call without a user fails).
+	 */
+	private Identity identity = Identity.APPLICATION;
+
+	/**
+	 * Sessions of an upstream whose identity is user: one per user, in a bounded pool.
+	 */
+	private final UserSessions userSessions = new UserSessions();
 
 	/**
 	 * Id of a Spring Security client registration (spring.security.oauth2.client.registration)
@@ -79,6 +93,17 @@ public class McpxOAuthProperties {
 	 */
 	private Set<String> scopes = new LinkedHashSet<>();
 
+	public Identity getIdentity() {
+		return this.identity;
+	}
+
+	public void setIdentity(Identity identity) {
+		this.identity = identity;
+	}
+
+	public UserSessions getUserSessions() {
+		return this.userSessions;
+	}
 	/**
 	 * File holding the assertion of the jwt-bearer grant (the workload's token, such as a
 	 * projected service account token) or of the enterprise-managed grant (the identity
@@ -208,10 +233,51 @@ public class McpxOAuthProperties {
 	@Override
 	public String toString() {
 		// the secret stays out of logs
-		return "McpxOAuthProperties[grant=" + this.grant + ", clientId=" + this.clientId + ", clientSecret="
+		return "McpxOAuthProperties[grant=" + this.grant + ", identity=" + this.identity + ", clientId=" + this.clientId + ", clientSecret="
 				+ ((this.clientSecret != null) ? "(set)" : "none") + "]";
 	}
 
+	/** Whom an upstream's calls act for. */
+	public enum Identity {
+
+		/** The application: one token for every call, whoever makes it. */
+		APPLICATION,
+
+		/** The user of the calling thread (Spring Security's SecurityContext), never the application. */
+		USER
+
+	}
+
+	/** The pool of users' sessions of an upstream that acts for each user. */
+	public static class UserSessions {
+
+		/**
+		 * Most users with a session at once; the least recently used idle one is ended to make room.
+		 */
+		private int max = McpClientBuilder.DEFAULT_MAX_USER_SESSIONS;
+
+		/**
+		 * How long an idle user's session is kept before it is ended.
+		 */
+		private Duration idleTimeout = McpClientBuilder.DEFAULT_USER_SESSION_IDLE_TIMEOUT;
+
+		public int getMax() {
+			return this.max;
+		}
+
+		public void setMax(int max) {
+			this.max = max;
+		}
+
+		public Duration getIdleTimeout() {
+			return this.idleTimeout;
+		}
+
+		public void setIdleTimeout(Duration idleTimeout) {
+			this.idleTimeout = idleTimeout;
+		}
+
+	}
 
 	/**
 	 * The enterprise identity provider where the identity assertion is exchanged for an

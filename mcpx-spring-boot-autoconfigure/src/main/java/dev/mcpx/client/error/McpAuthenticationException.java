@@ -37,6 +37,17 @@ public class McpAuthenticationException extends McpHttpStatusException {
 	}
 
 	/**
+	 * Creates an exception for credentials that could not be applied at all.
+	 * @param upstream the upstream name
+	 * @param status the HTTP status such a request meets, 401 or 403
+	 * @param message what went wrong
+	 */
+	protected McpAuthenticationException(String upstream, int status, String message) {
+		super(upstream, status, message, null);
+		this.challenge = null;
+	}
+
+	/**
 	 * What the server's {@code WWW-Authenticate} said about the refusal.
 	 * @return the challenge, or {@code null} when it is not known
 	 */

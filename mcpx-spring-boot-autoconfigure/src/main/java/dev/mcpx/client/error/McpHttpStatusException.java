@@ -68,6 +68,22 @@ public class McpHttpStatusException extends McpException {
 	}
 
 	/**
+	 * Creates an exception whose message says more than a status can, without a JSON-RPC
+	 * error.
+	 * @param upstream the upstream name
+	 * @param status the HTTP status code
+	 * @param message what went wrong
+	 * @param cause an earlier failure
+	 */
+	protected McpHttpStatusException(String upstream, int status, String message, @Nullable Throwable cause) {
+		super(upstream, message, cause);
+		this.status = status;
+		this.jsonRpcCode = null;
+		this.jsonRpcMessage = null;
+		this.jsonRpcData = null;
+	}
+
+	/**
 	 * The HTTP status code.
 	 * @return the status
 	 */

@@ -100,7 +100,10 @@ final class ClientIdentity {
 			.issuerUri(server.issuer())
 			.providerConfigurationMetadata(Map.of("resource", context.resource().resource()))
 			.scope(scopes);
-		if (s.grant == McpOAuthGrant.CLIENT_CREDENTIALS) {
+		if (s.subjectTokens != null) {
+			builder.authorizationGrantType(AuthorizationGrantType.TOKEN_EXCHANGE);
+		}
+		else if (s.grant == McpOAuthGrant.CLIENT_CREDENTIALS) {
 			builder.authorizationGrantType(AuthorizationGrantType.CLIENT_CREDENTIALS);
 		}
 		else if (s.grant == McpOAuthGrant.JWT_BEARER || s.grant == McpOAuthGrant.ENTERPRISE_MANAGED) {

@@ -47,6 +47,9 @@ final class Grants {
 
 	private static final String OFFLINE_ACCESS = "offline_access";
 
+	/** RFC 8693 §3: the token type of an OAuth 2.0 access token. */
+	private static final String ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
+
 	private final OAuthSettings settings;
 
 	private final ClientIdentity identity;
@@ -87,7 +90,7 @@ final class Grants {
 			scopes.addAll(context.resource().scopesSupported());
 		}
 		scopes.addAll(this.settings.scopes);
-		if (this.settings.grant == McpOAuthGrant.AUTHORIZATION_CODE
+		if (this.settings.grant == McpOAuthGrant.AUTHORIZATION_CODE && this.settings.subjectTokens == null
 				&& context.server().scopesSupported().contains(OFFLINE_ACCESS)) {
 			scopes.add(OFFLINE_ACCESS);
 		}
@@ -189,6 +192,33 @@ final class Grants {
 		ClientRegistration registration = this.identity.registration(context, scopes);
 		this.tokenRequests.incrementAndGet();
 		return token(context, registration, scopes, this.tokens.clientCredentials(registration), "client credentials");
+	}
+
+	/**
+	 * A token for the user whose access token is the subject, by token exchange (RFC 8693):
+	 * the response must say what it issued ({@code issued_token_type}, RFC 8693 §2.2.1), and
+	 * only an access token is sent to the upstream.
+	 * @param context the resource and its authorization server
+	 * @param scopes the scopes to request
+	 * @param subject the user's access token
+	 * @return the token
+	 */
+	Token tokenExchange(Token.Context context, Set<String> scopes, McpSubjectToken subject) {
+		ClientRegistration registration = this.identity.registration(context, scopes);
+		this.tokenRequests.incrementAndGet();
+		OAuth2AccessTokenResponse response = this.tokens.userTokenExchange(registration, subject.value());
+		Object issued = response.getAdditionalParameters().get("issued_token_type");
+		if (issued == null) {
+			throw new McpAuthorizationException(this.settings.upstream, "the token exchange response of "
+					+ context.server().issuer() + " has no issued_token_type (RFC 8693 §2.2.1); its token is not used",
+					null);
+		}
+		if (!ACCESS_TOKEN_TYPE.equals(issued.toString())) {
+			throw new McpAuthorizationException(this.settings.upstream, "the token exchange at "
+					+ context.server().issuer() + " issued a token of type " + issued
+					+ ", not an access token; it is not sent to the upstream", null);
+		}
+		return token(context, registration, scopes, response, "token exchange");
 	}
 
 	/**

@@ -3,11 +3,13 @@ package dev.mcpx.client.oauth;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 import com.nimbusds.jose.jwk.JWK;
 import org.apache.commons.logging.Log;
@@ -51,6 +53,9 @@ public final class McpOAuthCredentials implements McpCredentials {
 
 	private volatile @Nullable Token token;
 
+	/** The user's access token last seen on a calling thread, for a token exchange. */
+	private volatile @Nullable McpSubjectToken subject;
+
 	private McpOAuthCredentials(OAuthSettings settings) {
 		this.settings = settings;
 		this.discovery = new Discovery(settings.upstream, settings.resource, settings.connectTimeout,
@@ -75,6 +80,13 @@ public final class McpOAuthCredentials implements McpCredentials {
 
 	@Override
 	public void apply(HttpHeaders headers) {
+		Supplier<@Nullable McpSubjectToken> subjectTokens = this.settings.subjectTokens;
+		McpSubjectToken seen = (subjectTokens != null) ? subjectTokens.get() : null;
+		if (seen != null) {
+			// the user's newest token; the client's own threads (a listen stream, a renewed
+			// session) see none and exchange the last one seen
+			this.subject = seen;
+		}
 		Token current = this.token;
 		if (current != null && current.expiresSoon(this.settings.clock) && current.renewable) {
 			current = renewBeforeExpiry(current);
@@ -142,6 +154,10 @@ public final class McpOAuthCredentials implements McpCredentials {
 	/** What a server's error message might echo back: scrubbed before it reaches a message. */
 	private List<String> knownSecrets() {
 		List<String> secrets = new ArrayList<>();
+		McpSubjectToken user = this.subject;
+		if (user != null) {
+			secrets.add(user.value());
+		}
 		if (this.settings.clientSecret != null) {
 			secrets.add(this.settings.clientSecret);
 		}
@@ -171,7 +187,9 @@ public final class McpOAuthCredentials implements McpCredentials {
 			try {
 				String refreshToken = expiring.refreshToken;
 				Token next = (refreshToken != null) ? this.grants.refreshGrant(expiring, refreshToken)
-						: this.grants.grant(expiring.context, expiring.requested);
+						: (this.settings.subjectTokens != null)
+								? this.grants.tokenExchange(expiring.context, expiring.requested, subject())
+								: this.grants.grant(expiring.context, expiring.requested);
 				this.token = next;
 				return next;
 			}
@@ -209,7 +227,29 @@ public final class McpOAuthCredentials implements McpCredentials {
 		}
 		Token.Context context = new Token.Context(resource, server);
 		Set<String> scopes = this.grants.scopes(challenge, context, previous);
+		if (this.settings.subjectTokens != null) {
+			return this.grants.tokenExchange(context, scopes, subject());
+		}
 		return this.grants.grant(context, scopes);
+	}
+
+	/**
+	 * The user's access token to exchange, refused before any request when there is none or
+	 * it has expired: the authorization server would refuse it, and the user must sign in
+	 * again (RFC 8693 §2.1 {@code subject_token}).
+	 */
+	private McpSubjectToken subject() {
+		McpSubjectToken user = this.subject;
+		if (user == null) {
+			throw new McpAuthorizationException(this.settings.upstream,
+					"token exchange: no access token of the user to exchange", null);
+		}
+		Instant expiresAt = user.expiresAt();
+		if (expiresAt != null && !expiresAt.isAfter(this.settings.clock.instant())) {
+			throw new McpAuthorizationException(this.settings.upstream, "token exchange: the user's access token "
+					+ "expired at " + expiresAt + "; it is not exchanged, the user must sign in again", null);
+		}
+		return user;
 	}
 
 	@Override
@@ -413,14 +453,32 @@ public final class McpOAuthCredentials implements McpCredentials {
 		}
 
 		/**
+		 * Obtains tokens for a user by token exchange (RFC 8693) of the user's own access
+		 * token, in place of the grant: each credentials act for one user. The supplier is
+		 * asked on the thread of every request and answers with that thread's user's current
+		 * token, or {@code null} on a thread that acts for no one (or for another user), where
+		 * the last token seen is used. Needs a pre-registered client id: the application's own
+		 * client at the authorization server.
+		 * @param subjectTokens the calling thread's user's access token
+		 * @return this builder
+		 */
+		public Builder tokenExchange(Supplier<@Nullable McpSubjectToken> subjectTokens) {
+			this.settings.subjectTokens = Objects.requireNonNull(subjectTokens, "subjectTokens");
+			return this;
+		}
+
+		/**
 		 * Builds the credentials.
 		 * @return the credentials
 		 * @throws IllegalArgumentException when the client credentials or enterprise-managed
-		 * grant has no client id, or a grant presenting an assertion has no source of it or
-		 * no identity provider to exchange it at
+		 * grant or a token exchange has no client id, or a grant presenting an assertion has no
+		 * source of it or no identity provider to exchange it at
 		 */
 		public McpOAuthCredentials build() {
 			OAuthSettings s = this.settings;
+			if (s.subjectTokens != null && s.clientId == null) {
+				throw new IllegalArgumentException("a token exchange needs a pre-registered client id");
+			}
 			if (s.grant == McpOAuthGrant.CLIENT_CREDENTIALS && s.clientId == null) {
 				throw new IllegalArgumentException("the client credentials grant needs a client id");
 			}
@@ -440,7 +498,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 			if ("private_key_jwt".equals(this.settings.clientAuthentication) && this.settings.jwk == null) {
 				throw new IllegalArgumentException("private_key_jwt client authentication needs a signing key");
 			}
-			return new McpOAuthCredentials(this.settings);
+			return new McpOAuthCredentials(this.settings.copy());
 		}
 
 	}

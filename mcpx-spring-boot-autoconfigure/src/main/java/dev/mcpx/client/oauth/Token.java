@@ -46,10 +46,10 @@ final class Token {
 		this.context = context;
 		this.registration = registration;
 		// a grant the client can make again on its own: client credentials, or an assertion
-		// it reads again (jwt-bearer, enterprise-managed)
+		// it reads again (jwt-bearer, enterprise-managed), a user's token it exchanges again
 		AuthorizationGrantType grant = registration.getAuthorizationGrantType();
 		this.renewable = renewable && (refreshToken != null || grant.equals(AuthorizationGrantType.CLIENT_CREDENTIALS)
-				|| grant.equals(AuthorizationGrantType.JWT_BEARER));
+				|| grant.equals(AuthorizationGrantType.JWT_BEARER) || grant.equals(AuthorizationGrantType.TOKEN_EXCHANGE));
 	}
 
 	boolean expiresSoon(Clock clock) {

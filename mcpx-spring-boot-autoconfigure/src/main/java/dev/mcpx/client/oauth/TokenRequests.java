@@ -70,6 +70,12 @@ final class TokenRequests {
 
 	private final RestClientTokenExchangeTokenResponseClient tokenExchange = new RestClientTokenExchangeTokenResponseClient();
 
+	/** The exchange of a user's access token for one for the upstream (a per-user upstream). */
+	private final RestClientTokenExchangeTokenResponseClient userTokenExchange = new RestClientTokenExchangeTokenResponseClient();
+
+	/** How a per-user upstream's exchange is named in messages. */
+	private static final String USER_TOKEN_EXCHANGE = "user's token exchange";
+
 	/**
 	 * Creates the token requests of one upstream.
 	 * @param upstream the upstream name
@@ -97,6 +103,7 @@ final class TokenRequests {
 		configure(this.clientCredentials, restClient, resource, jwk, NO_EXTRAS);
 		configure(this.refreshToken, restClient, resource, jwk, NO_EXTRAS);
 		configure(this.jwtBearer, restClient, resource, jwk, TokenRequests::anonymous);
+		configure(this.userTokenExchange, restClient, resource, jwk, NO_EXTRAS);
 		// the identity provider's client is another, authenticated with its own secret
 		configure(this.tokenExchange, restClient(factory, exchangeResponses()), resource, null,
 				TokenRequests::identityAssertionExchange);
@@ -321,6 +328,20 @@ final class TokenRequests {
 				() -> this.tokenExchange.getTokenResponse(new TokenExchangeGrantRequest(registration, subject, null)));
 	}
 
+	/**
+	 * Exchanges a user's access token for one whose audience is the upstream (RFC 8693 §2.1,
+	 * {@code subject_token_type} access token, {@code requested_token_type} access token;
+	 * {@code resource} per RFC 8707 as on every request).
+	 * @param registration the application's client, with the scopes to request
+	 * @param subjectToken the user's access token
+	 * @return the token response
+	 */
+	public OAuth2AccessTokenResponse userTokenExchange(ClientRegistration registration, String subjectToken) {
+		OAuth2AccessToken subject = new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, subjectToken, null, null);
+		return send(registration, USER_TOKEN_EXCHANGE, List.of(subjectToken),
+				() -> this.userTokenExchange.getTokenResponse(new TokenExchangeGrantRequest(registration, subject, null)));
+	}
+
 	private OAuth2AccessTokenResponse send(ClientRegistration registration, String grant, List<String> sent,
 			java.util.function.Supplier<OAuth2AccessTokenResponse> request) {
 		String endpoint = registration.getProviderDetails().getTokenUri();
@@ -340,7 +361,9 @@ final class TokenRequests {
 			}
 			secrets.addAll(sent);
 			secrets.addAll(this.knownSecrets.get());
-			String description = ex.getError().getDescription();
+			// the exchange of a user's token acts for that user, whom the server's description
+			// may name: its error code alone is shown
+			String description = grant.equals(USER_TOKEN_EXCHANGE) ? null : ex.getError().getDescription();
 			throw new McpAuthorizationException(this.upstream, "the " + grant + " token request to " + endpoint
 					+ " was refused: " + new Redaction().scrub(ex.getError().getErrorCode(), secrets)
 					+ ((description != null) ? " (" + new Redaction().scrub(description, secrets) + ")" : ""), null);

@@ -55,7 +55,9 @@ class McpxHealthUpDownUpTest {
 					McpxHealthContributorAutoConfiguration.class, McpxMetricsAutoConfiguration.class))
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.withPropertyValues("mcpx.clients.up.url=http://127.0.0.1:" + port + "/mcp",
-					"mcpx.clients.up.protocol=legacy", "mcpx.health.probe=true", "mcpx.health.probe-interval=0s", "mcpx.health.timeout=2s")
+					"mcpx.clients.up.protocol=legacy", "mcpx.health.probe=true", "mcpx.health.probe-interval=0s",
+					// a stopped server refuses at once; the bound is for a cold client's first ping on a busy machine
+					"mcpx.health.timeout=15s")
 			.run((context) -> {
 				HealthIndicator up = McpxActuateAutoConfigurationTest
 					.indicator(context.getBean(McpxHealthContributor.class), "up");

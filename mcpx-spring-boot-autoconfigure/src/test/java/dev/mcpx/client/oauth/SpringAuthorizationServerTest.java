@@ -38,6 +38,8 @@ class SpringAuthorizationServerTest {
 	/** Long enough for several tokens to expire while every thread keeps calling. */
 	private static final Duration RUN = Duration.ofSeconds(10);
 
+	private static final int MIN_CALLS = 6;
+
 	private static AuthorizationServerApp app;
 
 	@BeforeAll
@@ -79,7 +81,9 @@ class SpringAuthorizationServerTest {
 				workers.add(pool.submit(() -> {
 					go.await();
 					int calls = 0;
-					while (System.nanoTime() < deadline) {
+					// the run lasts RUN (several token lifetimes) and each thread makes MIN_CALLS however busy
+					// the machine is, so the renewals always happen under concurrent calls
+					while (System.nanoTime() < deadline || calls < MIN_CALLS) {
 						String text = "t" + thread + "-" + calls;
 						CallToolResult result = client.callTool("echo", Map.of("text", text));
 						assertThat(result.isError()).isFalse();
@@ -101,8 +105,6 @@ class SpringAuthorizationServerTest {
 			int acceptedTokens = app.counters().acceptedTokens.size() - acceptedBefore;
 			System.out.printf("%d threads, %d calls in %d ms: %d token requests, %d tokens accepted, %d 401s%n",
 					THREADS, calls, elapsedMillis, tokenRequests, acceptedTokens, app.counters().unauthorized.get());
-			assertThat(calls).as("calls made by %d threads, all of which succeeded", THREADS)
-				.isGreaterThan(THREADS * 5);
 			assertThat(app.counters().executions.get() - executionsBefore).as("tool executions the server counted")
 				.isEqualTo(calls);
 			assertThat(tokenRequests).as("token requests at the authorization server over %d ms", elapsedMillis)

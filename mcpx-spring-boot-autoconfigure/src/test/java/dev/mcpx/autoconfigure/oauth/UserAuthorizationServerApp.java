@@ -1,0 +1,443 @@
+package dev.mcpx.autoconfigure.oauth;
+
+import java.security.Principal;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.nimbusds.jose.jwk.source.JWKSource;
+import com.nimbusds.jose.proc.SecurityContext;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.JsonSchema;
+import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
+import jakarta.servlet.Filter;
+import org.jspecify.annotations.Nullable;
+import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.MediaType;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.oauth2.server.authorization.OAuth2AuthorizationServerConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.authority.SimpleGrantedAuthority;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
+import org.springframework.security.oauth2.core.OAuth2Error;
+import org.springframework.security.oauth2.core.OAuth2TokenValidatorResult;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.jwt.JwtTimestampValidator;
+import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
+import org.springframework.security.oauth2.server.authorization.InMemoryOAuth2AuthorizationService;
+import org.springframework.security.oauth2.server.authorization.OAuth2Authorization;
+import org.springframework.security.oauth2.server.authorization.OAuth2AuthorizationService;
+import org.springframework.security.oauth2.server.authorization.OAuth2TokenType;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientCredentialsAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2TokenExchangeAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.token.JwtEncodingContext;
+import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenCustomizer;
+import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.util.LinkedMultiValueMap;
+import org.springframework.util.MultiValueMap;
+import org.springframework.web.client.RestClient;
+
+/**
+ * A real authorization server and an MCP server that sees who calls it, in one Spring Boot
+ * application on 127.0.0.1 and a free port. Spring Authorization Server issues each user
+ * (a client of its own here: {@code alice}, {@code bob}, {@code carol}) a token whose subject
+ * is that user, and lets the application's client ({@code mcpx-app}) exchange such a token
+ * (RFC 8693) for a short-lived one whose audience is the MCP server (RFC 8707
+ * {@code resource}). Spring Security's resource server guards {@code /mcp} and accepts only
+ * that audience; behind it, the official MCP Java SDK server's tool {@code whoami} answers
+ * with the subject of the token that carried the call.
+ * <p>
+ * It counts what a test must know: per subject, the calls the MCP server ran, the sessions
+ * they ran in, and the token exchanges; per session, every subject seen in it.
+ */
+final class UserAuthorizationServerApp implements AutoCloseable {
+
+	static final String CLIENT_ID = "mcpx-app";
+
+	static final String CLIENT_SECRET = "app-s3cret-for-the-test-only";
+
+	static final String SCOPE = "mcp:tools";
+
+	static final List<String> USERS = List.of("alice", "bob", "carol");
+
+	private final ConfigurableApplicationContext context;
+
+	private final Counters counters;
+
+	private UserAuthorizationServerApp(ConfigurableApplicationContext context) {
+		this.context = context;
+		this.counters = context.getBean(Counters.class);
+	}
+
+	/**
+	 * Starts the servers.
+	 * @param exchangedTokenLifetime the lifetime of tokens the application obtains by exchange
+	 * @return the running servers
+	 */
+	static UserAuthorizationServerApp start(Duration exchangedTokenLifetime) {
+		Map<String, Object> properties = new HashMap<>(Map.of("server.port", "0", "server.address", "127.0.0.1",
+				"spring.main.banner-mode", "off",
+				// a listen stream still open must not hold the shutdown for its grace period
+				"server.shutdown", "immediate"));
+		String prefix = "spring.security.oauth2.authorizationserver.client.";
+		client(properties, prefix + "app.", CLIENT_ID, CLIENT_SECRET,
+				"client_credentials,urn:ietf:params:oauth:grant-type:token-exchange", exchangedTokenLifetime);
+		for (String user : USERS) {
+			client(properties, prefix + user + ".", user, user + "-secret", "client_credentials", Duration.ofMinutes(10));
+		}
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(Config.class).properties(properties)
+			// the module's test application.properties turns Spring Security off for the others
+			.run("--spring.autoconfigure.exclude=");
+		return new UserAuthorizationServerApp(context);
+	}
+
+	private static void client(Map<String, Object> properties, String prefix, String id, String secret,
+			String grants, Duration lifetime) {
+		properties.put(prefix + "registration.client-id", id);
+		properties.put(prefix + "registration.client-secret", "{noop}" + secret);
+		properties.put(prefix + "registration.client-authentication-methods", "client_secret_basic");
+		properties.put(prefix + "registration.authorization-grant-types", grants);
+		properties.put(prefix + "registration.scopes", SCOPE);
+		properties.put(prefix + "token.access-token-time-to-live", lifetime.toMillis() + "ms");
+	}
+
+	int port() {
+		return ((WebServerApplicationContext) this.context).getWebServer().getPort();
+	}
+
+	String mcpUrl() {
+		return "http://127.0.0.1:" + port() + "/mcp";
+	}
+
+	String issuer() {
+		return "http://127.0.0.1:" + port();
+	}
+
+	Counters counters() {
+		return this.counters;
+	}
+
+	/**
+	 * A user signs in: their own access token, as the application's resource server would
+	 * hold it after accepting it ({@code JwtAuthenticationToken}, its JWT checked against the
+	 * authorization server's keys).
+	 * @param user one of {@link #USERS}
+	 * @return the user's authentication
+	 */
+	JwtAuthenticationToken signIn(String user) {
+		Jwt jwt = NimbusJwtDecoder.withJwkSetUri(issuer() + "/oauth2/jwks").build().decode(tokenOf(user, null));
+		return authenticated(jwt);
+	}
+
+	/**
+	 * A token whose subject is the user, for the resource named (RFC 8707), as the user's
+	 * authorized client would hold it after authorizing once in the browser.
+	 * @param user one of {@link #USERS}
+	 * @param resource the resource, or {@code null} for the user's own token
+	 * @return the token
+	 */
+	String tokenOf(String user, @Nullable String resource) {
+		MultiValueMap<String, String> form = new LinkedMultiValueMap<>();
+		form.add("grant_type", "client_credentials");
+		form.add("scope", SCOPE);
+		if (resource != null) {
+			form.add("resource", resource);
+		}
+		Map<?, ?> response = RestClient.create()
+			.post()
+			.uri(issuer() + "/oauth2/token")
+			.headers((headers) -> headers.setBasicAuth(user, user + "-secret"))
+			.contentType(MediaType.APPLICATION_FORM_URLENCODED)
+			.body(form)
+			.retrieve()
+			.body(Map.class);
+		return String.valueOf(response.get("access_token"));
+	}
+
+	/**
+	 * A user's authentication as Spring Security's resource server makes it from their token.
+	 * @param jwt the user's token
+	 * @return the authenticated user
+	 */
+	static JwtAuthenticationToken authenticated(Jwt jwt) {
+		return new JwtAuthenticationToken(jwt, List.of(new SimpleGrantedAuthority("SCOPE_" + SCOPE)));
+	}
+
+	/**
+	 * The user revokes their grant: their access token is no longer valid, and no longer
+	 * exchanged (RFC 7009).
+	 * @param user the user
+	 * @param token the user's access token
+	 */
+	void revoke(String user, String token) {
+		MultiValueMap<String, String> form = new LinkedMultiValueMap<>();
+		form.add("token", token);
+		RestClient.create()
+			.post()
+			.uri(issuer() + "/oauth2/revoke")
+			.headers((headers) -> headers.setBasicAuth(user, user + "-secret"))
+			.contentType(MediaType.APPLICATION_FORM_URLENCODED)
+			.body(form)
+			.retrieve()
+			.toBodilessEntity();
+	}
+
+	@Override
+	public void close() {
+		this.context.close();
+	}
+
+	/** What the servers saw. */
+	static final class Counters {
+
+		/** Per subject: the tool calls the MCP server ran for it. */
+		final Map<String, AtomicInteger> executions = new ConcurrentHashMap<>();
+
+		/** Per subject: the sessions its calls ran in. */
+		final Map<String, Set<String>> sessions = new ConcurrentHashMap<>();
+
+		/** Per session: every subject whose token carried a call in it. */
+		final Map<String, Set<String>> subjectsOfSession = new ConcurrentHashMap<>();
+
+		/** Per subject: the token exchanges the authorization server granted for it. */
+		final Map<String, AtomicInteger> exchanges = new ConcurrentHashMap<>();
+
+		/** Sessions ended by the client with DELETE. */
+		final AtomicInteger deletes = new AtomicInteger();
+
+		/** The RFC 8707 resources token exchanges named. */
+		final Set<String> resources = ConcurrentHashMap.newKeySet();
+
+		/** Per subject: the distinct tokens the MCP endpoint accepted for it. */
+		final Map<String, Set<String>> acceptedTokens = new ConcurrentHashMap<>();
+
+		int executions(String subject) {
+			AtomicInteger count = this.executions.get(subject);
+			return (count != null) ? count.get() : 0;
+		}
+
+		int exchanges(String subject) {
+			AtomicInteger count = this.exchanges.get(subject);
+			return (count != null) ? count.get() : 0;
+		}
+
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class Config {
+
+		@Bean
+		Counters counters() {
+			return new Counters();
+		}
+
+		@Bean
+		@Order(1)
+		SecurityFilterChain authorizationServerChain(HttpSecurity http) throws Exception {
+			OAuth2AuthorizationServerConfigurer authorizationServer = new OAuth2AuthorizationServerConfigurer();
+			http.securityMatcher(authorizationServer.getEndpointsMatcher())
+				.with(authorizationServer, Customizer.withDefaults())
+				.authorizeHttpRequests((requests) -> requests.anyRequest().authenticated())
+				.csrf((csrf) -> csrf.ignoringRequestMatchers(authorizationServer.getEndpointsMatcher()));
+			return http.build();
+		}
+
+		@Bean
+		@Order(2)
+		SecurityFilterChain resourceServerChain(HttpSecurity http, WebServerApplicationContext server)
+				throws Exception {
+			http.authorizeHttpRequests((requests) -> requests.requestMatchers("/mcp")
+				.hasAuthority("SCOPE_" + SCOPE)
+				.anyRequest()
+				.permitAll())
+				.oauth2ResourceServer((resourceServer) -> resourceServer.jwt(Customizer.withDefaults())
+					.protectedResourceMetadata((metadata) -> metadata.protectedResourceMetadataCustomizer(
+							(builder) -> builder.resource(base(server) + "/mcp")
+								.authorizationServers((servers) -> {
+									servers.clear();
+									servers.add(base(server));
+								})
+								.scopes((scopes) -> {
+									scopes.clear();
+									scopes.add(SCOPE);
+								}))))
+				.csrf((csrf) -> csrf.disable())
+				.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS));
+			return http.build();
+		}
+
+		private static String base(WebServerApplicationContext server) {
+			return "http://127.0.0.1:" + server.getWebServer().getPort();
+		}
+
+		/** Tokens expire when they say (no skew), and only for the resource they were issued for. */
+		@Bean
+		JwtDecoder jwtDecoder(JWKSource<SecurityContext> jwkSource, WebServerApplicationContext server) {
+			NimbusJwtDecoder decoder = NimbusJwtDecoder.withJwkSource(jwkSource).build();
+			decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(new JwtTimestampValidator(Duration.ZERO),
+					(jwt) -> (jwt.getAudience() != null && jwt.getAudience().contains(base(server) + "/mcp"))
+							? OAuth2TokenValidatorResult.success()
+							: OAuth2TokenValidatorResult
+								.failure(new OAuth2Error("invalid_token", "not issued for this resource", null))));
+			return decoder;
+		}
+
+		/**
+		 * Keeps every authorization in memory, with the principal a token exchange takes
+		 * as its subject: a user's token here comes from a client credentials grant, whose
+		 * authorization Spring Authorization Server saves without one.
+		 */
+		@Bean
+		OAuth2AuthorizationService authorizationService() {
+			InMemoryOAuth2AuthorizationService store = new InMemoryOAuth2AuthorizationService();
+			return new OAuth2AuthorizationService() {
+
+				@Override
+				public void save(OAuth2Authorization authorization) {
+					OAuth2Authorization saved = authorization;
+					if (saved.getAttribute(Principal.class.getName()) == null) {
+						saved = OAuth2Authorization.from(saved)
+							.attribute(Principal.class.getName(), UsernamePasswordAuthenticationToken
+								.authenticated(saved.getPrincipalName(), null, List.of()))
+							.build();
+					}
+					store.save(saved);
+				}
+
+				@Override
+				public void remove(OAuth2Authorization authorization) {
+					store.remove(authorization);
+				}
+
+				@Override
+				public @Nullable OAuth2Authorization findById(String id) {
+					return store.findById(id);
+				}
+
+				@Override
+				public @Nullable OAuth2Authorization findByToken(String token, @Nullable OAuth2TokenType tokenType) {
+					return store.findByToken(token, tokenType);
+				}
+
+			};
+		}
+
+		/** RFC 8707: an exchanged token's audience is the resource the client asked for. */
+		@Bean
+		OAuth2TokenCustomizer<JwtEncodingContext> audienceFromResource(Counters counters) {
+			return (context) -> {
+				if (context.getAuthorizationGrant() instanceof OAuth2ClientCredentialsAuthenticationToken grant
+						&& grant.getAdditionalParameters().get("resource") != null) {
+					context.getClaims().audience(List.of(grant.getAdditionalParameters().get("resource").toString()));
+				}
+				if (context.getAuthorizationGrant() instanceof OAuth2TokenExchangeAuthenticationToken exchange) {
+					counters.resources.addAll(exchange.getResources());
+					if (!exchange.getResources().isEmpty()) {
+						context.getClaims().audience(List.copyOf(exchange.getResources()));
+					}
+					counters.exchanges.computeIfAbsent(context.getPrincipal().getName(), (k) -> new AtomicInteger())
+						.incrementAndGet();
+				}
+			};
+		}
+
+		/** After Spring Security: the subject of each accepted token, for the MCP server to see. */
+		@Bean
+		FilterRegistrationBean<Filter> subjectRecorder(Counters counters) {
+			FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>(
+					(Filter) (request, response, chain) -> {
+						Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+						if (((HttpServletRequest) request).getMethod().equals("DELETE")) {
+							counters.deletes.incrementAndGet();
+						}
+						if (authentication instanceof JwtAuthenticationToken jwt) {
+							request.setAttribute("subject", jwt.getToken().getSubject());
+							counters.acceptedTokens
+								.computeIfAbsent(jwt.getToken().getSubject(), (k) -> ConcurrentHashMap.newKeySet())
+								.add(jwt.getToken().getId());
+						}
+						chain.doFilter(request, response);
+					});
+			registration.addUrlPatterns("/mcp");
+			registration.setOrder(Ordered.LOWEST_PRECEDENCE);
+			return registration;
+		}
+
+		@Bean
+		HttpServletStreamableServerTransportProvider mcpTransport() {
+			return HttpServletStreamableServerTransportProvider.builder()
+				.mcpEndpoint("/mcp")
+				.sessionSweepInterval(null)
+				.contextExtractor((HttpServletRequest request) -> McpTransportContext
+					.create(Map.of("subject", String.valueOf(request.getAttribute("subject")))))
+				.build();
+		}
+
+		@Bean(destroyMethod = "close")
+		McpSyncServer mcpServer(HttpServletStreamableServerTransportProvider transport, Counters counters) {
+			Tool whoami = Tool.builder()
+				.name("whoami")
+				.description("answers with the caller's subject and the text")
+				.inputSchema(new JsonSchema("object", Map.of("text", Map.of("type", "string")), List.of("text"), null,
+						null, null))
+				.annotations(ToolAnnotations.builder().readOnlyHint(true).build())
+				.build();
+			return McpServer.sync(transport)
+				.serverInfo("per-user-java-sdk-server", "1.0")
+				.capabilities(ServerCapabilities.builder().tools(true).build())
+				.tools(SyncToolSpecification.builder().tool(whoami).callHandler((exchange, request) -> {
+					String subject = String.valueOf(exchange.transportContext().get("subject"));
+					String session = exchange.sessionId();
+					counters.executions.computeIfAbsent(subject, (k) -> new AtomicInteger()).incrementAndGet();
+					counters.sessions.computeIfAbsent(subject, (k) -> ConcurrentHashMap.newKeySet()).add(session);
+					counters.subjectsOfSession.computeIfAbsent(session, (k) -> ConcurrentHashMap.newKeySet())
+						.add(subject);
+					return CallToolResult.builder()
+						.addTextContent(subject + ":" + request.arguments().get("text"))
+						.isError(false)
+						.build();
+				}).build())
+				.build();
+		}
+
+		@Bean
+		ServletRegistrationBean<HttpServletStreamableServerTransportProvider> mcpServlet(
+				HttpServletStreamableServerTransportProvider transport) {
+			ServletRegistrationBean<HttpServletStreamableServerTransportProvider> registration = new ServletRegistrationBean<>(
+					transport, "/mcp");
+			registration.setAsyncSupported(true);
+			registration.setLoadOnStartup(1);
+			return registration;
+		}
+
+	}
+
+}
