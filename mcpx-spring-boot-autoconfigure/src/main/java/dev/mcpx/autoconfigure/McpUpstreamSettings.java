@@ -3,7 +3,6 @@ package dev.mcpx.autoconfigure;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +14,6 @@ import org.springframework.boot.ssl.SslBundle;
 
 import dev.mcpx.autoconfigure.McpxProperties.SpringAi.Expose;
 import dev.mcpx.client.recovery.TaskAugmentation;
-import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.StdioCommand;
 import dev.mcpx.client.recovery.ProcessRestartPolicy;
@@ -66,7 +64,7 @@ public final class McpUpstreamSettings {
 
 	private final Map<String, String> origins;
 
-	private McpUpstreamSettings(Builder builder) {
+	McpUpstreamSettings(UpstreamSettingsBuilder builder) {
 		this.name = builder.name;
 		this.transport = builder.transport;
 		this.protocol = builder.protocol;
@@ -102,8 +100,8 @@ public final class McpUpstreamSettings {
 		return this.connectTimeout;
 	}
 
-	static Builder builder(String name) {
-		return new Builder(name);
+	static UpstreamSettingsBuilder builder(String name) {
+		return new UpstreamSettingsBuilder(name);
 	}
 
 	/**
@@ -361,124 +359,6 @@ public final class McpUpstreamSettings {
 		public SpringAi {
 			include = List.copyOf(include);
 			exclude = List.copyOf(exclude);
-		}
-
-	}
-
-	/**
-	 * Collects one upstream's settings while they are resolved; starts from the client's
-	 * built-in defaults.
-	 */
-	static final class Builder {
-
-		private final String name;
-
-		private @Nullable Transport transport;
-
-		private ProtocolMode protocol = ProtocolMode.AUTO;
-
-		private Duration requestTimeout = McpClientBuilder.DEFAULT_REQUEST_TIMEOUT;
-
-		private Duration connectTimeout = McpClientBuilder.DEFAULT_CONNECT_TIMEOUT;
-
-		private Duration handshakeTimeout = McpClientBuilder.DEFAULT_HANDSHAKE_TIMEOUT;
-
-		private int maxMessageBytes = McpClientBuilder.DEFAULT_MAX_MESSAGE_BYTES;
-
-		private Duration catalogueTtl = McpClientBuilder.DEFAULT_CATALOGUE_TTL;
-
-		private boolean listenForChanges = true;
-
-		private @Nullable Duration keepaliveInterval;
-
-		private @Nullable String serverLogLevel;
-
-		private RecoveryPolicy recoveryPolicy = RecoveryPolicy.ofDefaults();
-
-		private SpringAi springAi = new SpringAi("", Expose.ALL, List.of(), List.of());
-
-		private TaskAugmentation taskAugmentation = TaskAugmentation.UNSAFE;
-
-		private final Map<String, String> origins = new HashMap<>();
-
-		private Builder(String name) {
-			this.name = name;
-		}
-
-		Builder transport(Transport transport) {
-			this.transport = transport;
-			return this;
-		}
-
-		Builder protocol(ProtocolMode protocol) {
-			this.protocol = protocol;
-			return this;
-		}
-
-		Builder requestTimeout(Duration requestTimeout) {
-			this.requestTimeout = requestTimeout;
-			return this;
-		}
-
-		/** Of an upstream not declared, for its listing bound (an HTTP upstream's is on its {@link Http}). */
-		Builder connectTimeout(Duration connectTimeout) {
-			this.connectTimeout = connectTimeout;
-			return this;
-		}
-
-		Builder handshakeTimeout(Duration handshakeTimeout) {
-			this.handshakeTimeout = handshakeTimeout;
-			return this;
-		}
-
-		Builder maxMessageBytes(int maxMessageBytes) {
-			this.maxMessageBytes = maxMessageBytes;
-			return this;
-		}
-
-		Builder catalogueTtl(Duration catalogueTtl) {
-			this.catalogueTtl = catalogueTtl;
-			return this;
-		}
-
-		Builder listenForChanges(boolean listenForChanges) {
-			this.listenForChanges = listenForChanges;
-			return this;
-		}
-
-		Builder keepaliveInterval(Duration keepaliveInterval) {
-			this.keepaliveInterval = keepaliveInterval;
-			return this;
-		}
-
-		Builder serverLogLevel(String serverLogLevel) {
-			this.serverLogLevel = serverLogLevel;
-			return this;
-		}
-
-		Builder recoveryPolicy(RecoveryPolicy recoveryPolicy) {
-			this.recoveryPolicy = recoveryPolicy;
-			return this;
-		}
-
-		Builder springAi(SpringAi springAi) {
-			this.springAi = springAi;
-			return this;
-		}
-
-		Builder taskAugmentation(TaskAugmentation taskAugmentation) {
-			this.taskAugmentation = taskAugmentation;
-			return this;
-		}
-
-		/** The value of the setting {@code key} came from {@code property}. */
-		Builder origin(String key, String property) {
-			this.origins.put(key, property);
-			return this;
-		}
-
-		McpUpstreamSettings build() {
-			return new McpUpstreamSettings(this);
 		}
 
 	}

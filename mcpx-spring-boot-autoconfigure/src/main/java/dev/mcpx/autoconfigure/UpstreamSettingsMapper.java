@@ -63,7 +63,7 @@ final class UpstreamSettingsMapper {
 	 * @throws InvalidMcpxPropertyException naming the first invalid property
 	 */
 	McpUpstreamSettings map(String name, @Nullable Client client) {
-		McpUpstreamSettings.Builder settings = McpUpstreamSettings.builder(name);
+		UpstreamSettingsBuilder settings = McpUpstreamSettings.builder(name);
 		Picker pick = new Picker(McpUpstreamSettings.prefix(name), (client != null) ? client : new Client(),
 				this.defaults, settings);
 		if (client == null) {
@@ -77,7 +77,7 @@ final class UpstreamSettingsMapper {
 	}
 
 	/** The settings every upstream has, whatever its transport. */
-	private static McpUpstreamSettings common(Picker pick, McpUpstreamSettings.Builder settings) {
+	private static McpUpstreamSettings common(Picker pick, UpstreamSettingsBuilder settings) {
 		map.from(pick.value("protocol", UpstreamSettings::getProtocol)).to(settings::protocol);
 		map.from(pick.of("request-timeout", UpstreamSettings::getRequestTimeout))
 			.as(UpstreamSettingsMapper::positive)
@@ -116,7 +116,7 @@ final class UpstreamSettingsMapper {
 	 */
 	McpUpstreamSettings mapDiscovered(String serviceId, McpxProperties.Discovery discovery,
 			@Nullable ProtocolMode declared) {
-		McpUpstreamSettings.Builder settings = McpUpstreamSettings.builder(serviceId);
+		UpstreamSettingsBuilder settings = McpUpstreamSettings.builder(serviceId);
 		UpstreamSettings own = discovery.getServices().getOrDefault(serviceId, new Defaults());
 		Picker pick = new Picker("mcpx.discovery.services." + serviceId + ".", own,
 				new Layer("mcpx.discovery.defaults.", discovery.getDefaults()), this.defaults, settings);
@@ -364,9 +364,9 @@ final class UpstreamSettingsMapper {
 	 * from.
 	 */
 	private record Picker(String prefix, UpstreamSettings own, @Nullable Layer middle, Defaults defaults,
-			McpUpstreamSettings.Builder settings) {
+			UpstreamSettingsBuilder settings) {
 
-		Picker(String prefix, UpstreamSettings own, Defaults defaults, McpUpstreamSettings.Builder settings) {
+		Picker(String prefix, UpstreamSettings own, Defaults defaults, UpstreamSettingsBuilder settings) {
 			this(prefix, own, null, defaults, settings);
 		}
 

@@ -1,7 +1,6 @@
 package dev.mcpx.client;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,7 +20,6 @@ import org.jspecify.annotations.Nullable;
 import dev.mcpx.client.error.McpCapabilityException;
 import dev.mcpx.client.error.McpClientClosedException;
 import dev.mcpx.client.error.McpException;
-import dev.mcpx.client.error.McpProtocolException;
 import dev.mcpx.client.internal.assembly.ClientParts;
 import dev.mcpx.client.internal.assembly.ClientSettings;
 import dev.mcpx.client.internal.assembly.ClientStats;
@@ -30,7 +28,6 @@ import dev.mcpx.client.internal.protocol.JsonRpc;
 import dev.mcpx.client.internal.protocol.McpMethods;
 import dev.mcpx.client.internal.protocol.RequestParams;
 import dev.mcpx.client.internal.protocol.ResultMapper;
-import dev.mcpx.client.internal.protocol.ToolHeaders;
 import dev.mcpx.client.internal.recovery.Keepalive;
 import dev.mcpx.client.internal.recovery.Pagination;
 import dev.mcpx.client.internal.recovery.RequestExecutor;
@@ -106,6 +103,8 @@ final class DefaultMcpClient implements McpClient {
 
 	private final TaskCalls taskCalls;
 
+	private final ToolCallPreparation toolCalls;
+
 	private final ResourceSubscriptions subscriptions;
 
 	/** Whether the client declared roots, so that it may announce their change. */
@@ -126,6 +125,7 @@ final class DefaultMcpClient implements McpClient {
 		this.stats = parts.stats();
 		this.listenLoop = parts.listenLoop();
 		this.progress = parts.progress();
+		this.toolCalls = new ToolCallPreparation(this.name, this.jsonRpc, this.session, this.catalogue, this::tools);
 		this.taskCalls = new TaskCalls(this.name, this.session, this.executor, parts.taskAugment(), parts.tasks(),
 				this.jsonRpc, new TaskJournal(this.name, taskStore, parts.events(), this.jsonRpc, settings.clock()));
 		this.subscriptions = new ResourceSubscriptions(this.name, parts.subscriptions(), this.executor, this.session,
@@ -153,7 +153,7 @@ final class DefaultMcpClient implements McpClient {
 	private List<Tool> tools() {
 		List<Tool> listed = this.catalogue.get(CatalogueKind.TOOLS, this::fetchTools);
 		SessionState state = this.session.current();
-		return (state != null && this.session.traits(state).mirrorsToolArguments()) ? withoutInvalidHeaders(listed)
+		return (state != null && this.session.traits(state).mirrorsToolArguments()) ? this.toolCalls.withoutInvalidHeaders(listed)
 				: listed;
 	}
 
@@ -171,33 +171,14 @@ final class DefaultMcpClient implements McpClient {
 		return listAll(McpMethods.TOOLS_LIST, "tools", ResultMapper::tool);
 	}
 
-	/**
-	 * A tool whose {@code x-mcp-header} declarations are invalid is left out of the listing
-	 * and never called (2026-07-28 transports/streamable-http §Schema Extension).
-	 */
-	private List<Tool> withoutInvalidHeaders(List<Tool> listed) {
-		List<Tool> valid = new ArrayList<>(listed.size());
-		for (Tool tool : listed) {
-			ToolHeaders headers = this.catalogue.tools().headers(tool.name());
-			if (headers.isValid()) {
-				valid.add(tool);
-			}
-			else {
-				logger.warn("[" + this.name + "] left tool '" + tool.name() + "' out of the listing: "
-						+ headers.invalidReason());
-			}
-		}
-		return List.copyOf(valid);
-	}
-
 	@Override
 	public CallToolResult callTool(String toolName, Map<String, ?> arguments) {
 		requireText(toolName, "tool name");
 		return admitted(() -> {
-			ObjectNode params = toolCall(toolName, arguments);
+			ObjectNode params = this.toolCalls.params(toolName, arguments);
 			Duration cap = this.requestTimeout.multipliedBy(McpCallOptions.DEFAULT_MAX_TOTAL_FACTOR);
 			return ResultMapper.callToolResult(this.taskCalls.call(params, toolName, this.requestTimeout, cap, null, false,
-					(call) -> send(McpMethods.TOOLS_CALL, call, toolName, toolHeaders(toolName, call), this.requestTimeout)));
+					(call) -> send(McpMethods.TOOLS_CALL, call, toolName, this.toolCalls.headers(toolName, call), this.requestTimeout)));
 		});
 	}
 
@@ -211,7 +192,7 @@ final class DefaultMcpClient implements McpClient {
 
 	private CallToolResult callTool(String toolName, Map<String, ?> arguments, McpCallOptions given,
 			Duration timeout) {
-		ObjectNode params = toolCall(toolName, arguments);
+		ObjectNode params = this.toolCalls.params(toolName, arguments);
 		try (ProgressRoutes.Route route = this.progress.open(given.onProgress(), timeout,
 				given.resetTimeoutOnProgress(), given.maxTotalTimeout(timeout))) {
 			// 2025-11-25 basic/utilities/progress: the token goes in _meta; a re-issue carries the same one.
@@ -220,67 +201,21 @@ final class DefaultMcpClient implements McpClient {
 			meta.put("progressToken", route.token());
 			return ResultMapper.callToolResult(this.taskCalls.call(params, toolName, timeout,
 					given.maxTotalTimeout(timeout), given.onProgress(), given.leaveTaskRunning(),
-					(call) -> send(McpMethods.TOOLS_CALL, call, toolName, toolHeaders(toolName, call), timeout)));
+					(call) -> send(McpMethods.TOOLS_CALL, call, toolName, this.toolCalls.headers(toolName, call), timeout)));
 		}
 	}
 
 	@Override
 	public McpTask startTool(String toolName, Map<String, ?> arguments) {
 		requireText(toolName, "tool name");
-		return admitted(() -> this.taskCalls.start(toolCall(toolName, arguments), toolName, this.requestTimeout,
-				(call) -> send(McpMethods.TOOLS_CALL, call, toolName, toolHeaders(toolName, call), this.requestTimeout)));
+		return admitted(() -> this.taskCalls.start(this.toolCalls.params(toolName, arguments), toolName, this.requestTimeout,
+				(call) -> send(McpMethods.TOOLS_CALL, call, toolName, this.toolCalls.headers(toolName, call), this.requestTimeout)));
 	}
 
 	@Override
 	public McpTask resumeTask(McpTaskReference reference) {
 		java.util.Objects.requireNonNull(reference, "reference");
 		return admitted(() -> this.taskCalls.resume(reference, this.requestTimeout));
-	}
-
-	/** A tool call's parameters, once its tool is known ({@link #learnBeforeFirstCall}). */
-	private ObjectNode toolCall(String toolName, @Nullable Map<String, ?> arguments) {
-		ObjectNode params = RequestParams.toolCall(this.jsonRpc, toolName, arguments);
-		learnBeforeFirstCall(toolName);
-		return params;
-	}
-
-	/** The headers a tool call carries in its era: none, or its arguments mirrored (modern). */
-	private Function<SessionState, Map<String, String>> toolHeaders(String toolName, ObjectNode call) {
-		JsonNode args = call.path("arguments");
-		return (state) -> this.session.traits(state).mirrorsToolArguments() ? headerParameters(toolName, args)
-				: Map.of();
-	}
-
-	/**
-	 * Lists tools (from the catalogue when fresh) before a tool's first call, so that its
-	 * annotations are known before they are needed: a recovery that must decide whether to
-	 * re-issue the call may find the upstream down, unable to list anything. A failed
-	 * listing does not stop the call.
-	 */
-	private void learnBeforeFirstCall(String toolName) {
-		if (!this.catalogue.tools().worthListingFor(toolName)) {
-			return;
-		}
-		try {
-			tools();
-			this.catalogue.tools().notedAfterListing(toolName);
-		}
-		catch (McpException ex) {
-			logger.debug("[" + this.name + "] could not list tools before calling " + toolName + ": " + ex.getMessage());
-		}
-	}
-
-	/**
-	 * The {@code Mcp-Param-*} headers of a modern tool call; a tool with invalid
-	 * declarations is not called (2026-07-28 transports/streamable-http §Schema Extension).
-	 */
-	private Map<String, String> headerParameters(String toolName, JsonNode args) {
-		ToolHeaders declared = this.catalogue.tools().headers(toolName);
-		if (!declared.isValid()) {
-			throw new McpProtocolException(this.name, "tool '" + toolName + "' declares invalid x-mcp-header "
-					+ "parameters (" + declared.invalidReason() + "); it was not called", null);
-		}
-		return declared.headersFor(args);
 	}
 
 	@Override
