@@ -9,7 +9,8 @@ import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
@@ -120,7 +121,10 @@ class McpxApplicationWireMockTest {
 		this.wire.verify(2, sent("tools/list"));
 	}
 
-	@SpringBootApplication
+	// no component scan: the test fixtures beside this package (an authorization server's
+	// configuration among them) are not part of this application
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
 	static class App {
 
 		@Bean

@@ -432,6 +432,9 @@ class SecretLeakTest {
 			.properties("server.port=0", "spring.main.banner-mode=off",
 					"mcpx.clients.guarded.url=" + wire.baseUrl() + "/guarded/mcp",
 					"mcpx.clients.guarded.protocol=legacy", "mcpx.clients.guarded.request-timeout=2s",
+					// no listen stream opened in the background while a step replaces the stubs: the
+					// fake server would print its near-miss report (with the request's token) itself
+					"mcpx.clients.guarded.listen-for-changes=false",
 					"mcpx.clients.guarded.oauth.grant=enterprise-managed",
 					"mcpx.clients.guarded.oauth.client-id=leaky-client",
 					"mcpx.clients.guarded.oauth.client-secret=" + CLIENT_SECRET,
