@@ -50,7 +50,7 @@ class DocumentationTest {
 	private static final List<Pattern> OUTSIDE_CITATIONS = List.of(
 			Pattern.compile("\\bissue\\s*#?\\d+|\\bissues\\s*#\\d+", Pattern.CASE_INSENSITIVE),
 			Pattern.compile("issues/\\d+", Pattern.CASE_INSENSITIVE), Pattern.compile("\\((?:#|GH-)\\d+\\)"),
-			Pattern.compile("\\b(?:PEERS|DESIGN|STYLE)\\.md\\b"), Pattern.compile("\\.\\./(?:shared|briefs)\\b"),
+			Pattern.compile("\\b(?:PEERS|DESIGN|STYLE)(?:\\.md\\b|\\s*§)"), Pattern.compile("\\.\\./(?:shared|briefs)\\b"),
 			Pattern.compile("/work/(?:shared|briefs)\\b"));
 
 	/** {@code docs/architecture.md, "Layers"}, {@code architecture.md "The bound"}, {@code README, "Spring AI"}. */
