@@ -18,11 +18,13 @@ import dev.mcpx.client.error.McpTaskLostException;
 import dev.mcpx.client.error.McpTaskStillRunningException;
 import dev.mcpx.client.error.McpTimeoutException;
 import dev.mcpx.client.error.McpTransportException;
+import dev.mcpx.client.event.McpTaskResumedEvent;
 import dev.mcpx.client.internal.protocol.JsonRpc;
 import dev.mcpx.client.internal.protocol.McpMethods;
 import dev.mcpx.client.internal.recovery.RequestExecutor;
 import dev.mcpx.client.internal.session.McpRequest;
 import dev.mcpx.client.internal.session.SessionState;
+import dev.mcpx.client.internal.transport.stdio.ChannelClosedException;
 import dev.mcpx.client.model.McpTaskStatus;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -167,6 +169,7 @@ public final class TaskFollower {
 			}
 			logger.debug("[" + this.upstream + "] polling task " + task.taskId() + " failed, polling again: "
 					+ ex.getMessage());
+			task.broken(brokenBy(ex));
 			return new Poll(null, ex);
 		}
 	}
@@ -268,6 +271,7 @@ public final class TaskFollower {
 						+ "once in session generation " + next.generation());
 				JsonNode answer = this.executor.execute(request, next);
 				task.movedTo(next);
+				task.broken(brokenBy(expired));
 				return answer;
 			}
 		}
@@ -290,6 +294,20 @@ public final class TaskFollower {
 				|| ex instanceof McpTransportException || ex instanceof McpRecoveryFailedException
 				|| ex instanceof McpSessionExpiredException
 				|| (ex instanceof McpHttpStatusException status && status.status() >= 500);
+	}
+
+	/** What a failure after which the task is asked about again broke: its session, its process, or an answer. */
+	private static McpTaskResumedEvent.Cause brokenBy(McpException ex) {
+		if (!(ex instanceof McpSessionExpiredException)) {
+			return McpTaskResumedEvent.Cause.STREAM_LOST;
+		}
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof ChannelClosedException) {
+				// 2026-07-28 basic/transports/stdio §Unexpected Termination: the process's exit ended the session
+				return McpTaskResumedEvent.Cause.PROCESS_RESTARTED;
+			}
+		}
+		return McpTaskResumedEvent.Cause.SESSION_EXPIRED;
 	}
 
 	/** The wait before the next poll: the server's interval, bounded, never past a bound. */
