@@ -193,6 +193,7 @@ def main():
                                                            "new_threads_after_churn", "live_upstreams_after_churn")}
     latest["many_upstreams"] = many
     latest["virtual_threads"] = load(os.path.join(args.raw, "vthreads.json"))
+    latest["stdio"] = load(os.path.join(args.raw, "stdio.json"))
     # Spring AI (SpringAiCallbackBenchmark, JMH): mcpx's ToolCallback, McpClient.callTool, and
     # Spring AI's own SyncMcpToolCallback over the SDK client, on the fixed upstream
     spring_ai = {}
@@ -238,6 +239,10 @@ def main():
            vt.get("pinned_events"), 0, lambda v: v == 0)
     target("1,000 callers on virtual threads >= 0.85x raw's calls/s", vt.get("ratio_throughput_vs_raw"), 0.85,
            lambda v: v >= 0.85)
+    stdio = latest["stdio"] or {}
+    target("stdio tools/call p50 within 1.3x a raw pipe", stdio.get("ratio_p50_vs_raw_pipe"), 1.3, lambda v: v <= 1.3)
+    target("stdio throughput at 16 callers >= 0.8x a pipelined raw pipe", stdio.get("ratio_throughput_vs_raw_pipe"),
+           0.8, lambda v: v >= 0.8)
     target("throughput at 16 threads >= 1.2x the SDK client (last round's target)",
            latest.get("ratio_throughput_vs_sdk"), 1.2, lambda v: v >= 1.2)
     target("Spring AI callback p50 within 1.05x McpClient.callTool",
@@ -253,13 +258,16 @@ def main():
     record["on_sdk_server.ratio_p50_vs_raw"] = on_sdk.get("ratio_p50_vs_raw")
     record["many_upstreams.start_ratio_200_vs_0"] = many.get("start_ratio_200_vs_0")
     record["virtual_threads.ratio_throughput_vs_raw"] = vt.get("ratio_throughput_vs_raw")
+    record["stdio.ratio_p50_vs_raw_pipe"] = stdio.get("ratio_p50_vs_raw_pipe")
+    record["stdio.ratio_throughput_vs_raw_pipe"] = stdio.get("ratio_throughput_vs_raw_pipe")
     with open(history, "a") as f:
         f.write(json.dumps(record) + "\n")
     same = [r for r in lines(history) if r["commit"] == record["commit"] and r["mode"] == args.mode][-3:]
     agreement = {}
     if len(same) >= 2:
         for key in list(KEYS) + ["on_sdk_server.ratio_p50_vs_raw", "many_upstreams.start_ratio_200_vs_0",
-                                 "virtual_threads.ratio_throughput_vs_raw"]:
+                                 "virtual_threads.ratio_throughput_vs_raw", "stdio.ratio_p50_vs_raw_pipe",
+                                 "stdio.ratio_throughput_vs_raw_pipe"]:
             values = [r.get(key) for r in same if r.get(key) is not None]
             if len(values) >= 2:
                 agreement[key] = {"runs": values,
@@ -296,6 +304,12 @@ def main():
               f"{many.get('retained_bytes_per_idle_upstream')} B (6 s after a call: "
               f"{many.get('retained_bytes_per_recently_used_upstream')} B; configured only: "
               f"{many.get('retained_bytes_per_configured_upstream')} B); first call p50 {many.get('first_call_p50_us')} us")
+    if stdio:
+        print(f"stdio: p50 mcpx {(stdio.get('mcpx') or {}).get('p50_us')} us, raw pipe "
+              f"{(stdio.get('raw') or {}).get('p50_us')} us, SDK {(stdio.get('sdk') or {}).get('p50_us')} us; "
+              f"ratio p50 {stdio.get('ratio_p50_vs_raw_pipe')} (rounds {stdio.get('ratio_p50_vs_raw_pipe_per_round')}), "
+              f"throughput {stdio.get('ratio_throughput_vs_raw_pipe')} "
+              f"(rounds {stdio.get('ratio_throughput_vs_raw_pipe_per_round')})")
     if vt:
         print(f"virtual threads (Java {vt.get('java')}, {vt.get('callers')} callers): {json.dumps(vt)}")
     print("\nverdict:")
