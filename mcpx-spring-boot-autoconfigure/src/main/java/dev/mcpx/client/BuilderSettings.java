@@ -77,20 +77,30 @@ final class BuilderSettings {
 		return value;
 	}
 
-	static ClientSettings of(McpClientBuilder b) {
-		return of(b, b.credentials);
-	}
-
-	/** The settings every user's client of a per-user upstream shares: all but the credentials. */
-	static ClientSettings withoutCredentials(McpClientBuilder b) {
-		return of(b, null);
+	/**
+	 * Assembles a client from what the builder holds now ({@code docs/architecture.md},
+	 * "Assembly"): one client, or for a per-user upstream one client per user, each from the
+	 * same settled settings with that user's credentials ("Per-user upstreams").
+	 */
+	static McpClient assemble(BuilderState b) {
+		McpUserIdentity identity = b.userIdentity;
+		if (identity == null) {
+			return new DefaultMcpClient(ClientAssembly.assemble(of(b, b.credentials)), b.taskStore);
+		}
+		ClientSettings shared = of(b, null);
+		URI resource = Objects.requireNonNull(b.url, "url");
+		McpTaskStore store = b.taskStore;
+		UserSessionPool pool = new UserSessionPool(b.name, b.maxUserSessions, b.userSessionIdleTimeout, b.clock,
+				(user) -> new DefaultMcpClient(
+						ClientAssembly.assemble(forUser(shared, identity.credentials(user), resource)), store));
+		return new PerUserMcpClient(b.name, shared.wire().shown(), identity, pool);
 	}
 
 	/**
 	 * The settings of one user's client of a per-user upstream: the shared ones, with that
 	 * user's credentials on every message and refreshed after a refusal.
 	 */
-	static ClientSettings forUser(ClientSettings shared, McpCredentials credentials, URI resource) {
+	private static ClientSettings forUser(ClientSettings shared, McpCredentials credentials, URI resource) {
 		ClientSettings.Wire wire;
 		if (shared.wire() instanceof ClientSettings.Replicas replicas) {
 			Consumer<HttpHeaders> headers = replicas.headers();
@@ -116,7 +126,7 @@ final class BuilderSettings {
 				shared.keepaliveInterval(), shared.observationRegistry(), shared.clock());
 	}
 
-	private static ClientSettings of(McpClientBuilder b, @Nullable McpCredentials credentials) {
+	private static ClientSettings of(BuilderState b, @Nullable McpCredentials credentials) {
 		return new ClientSettings(b.name, wire(b, credentials),
 				(b.jsonMapper != null) ? b.jsonMapper : ClientAssembly.defaultJsonMapper(), b.clientInfo,
 				b.requestTimeout, b.handshakeTimeout, b.maxMessageBytes, fixedEra(b.protocol), b.recoveryPolicy,
@@ -140,7 +150,7 @@ final class BuilderSettings {
 	 * Streamable HTTP to the URL, through the application's {@code RestClient} or straight
 	 * on a JDK client; or a stdio server process started from the command.
 	 */
-	private static ClientSettings.Wire wire(McpClientBuilder b, @Nullable McpCredentials credentials) {
+	private static ClientSettings.Wire wire(BuilderState b, @Nullable McpCredentials credentials) {
 		StdioCommand c = b.command;
 		if (c != null) {
 			return new ClientSettings.Stdio(new LaunchSpec(c.command(), c.args(), c.env(), c.workingDirectory(),
@@ -154,7 +164,7 @@ final class BuilderSettings {
 		return new ClientSettings.Http(Objects.requireNonNull(b.url, "url"), headers(b, credentials), httpClient(b));
 	}
 
-	private static ClientSettings.HttpClientChoice httpClient(McpClientBuilder b) {
+	private static ClientSettings.HttpClientChoice httpClient(BuilderState b) {
 		if (b.restClientBuilder != null) {
 			return new RestClientOf(b.restClientBuilder);
 		}
@@ -172,7 +182,7 @@ final class BuilderSettings {
 	}
 
 	/** The headers every message carries: the fixed ones, the computed ones, the credentials. */
-	private static Consumer<HttpHeaders> headers(McpClientBuilder b, @Nullable McpCredentials creds) {
+	private static Consumer<HttpHeaders> headers(BuilderState b, @Nullable McpCredentials creds) {
 		Map<String, String> fixedHeaders = Map.copyOf(b.headers);
 		Consumer<HttpHeaders> provider = b.headersProvider;
 		return (h) -> {
@@ -195,7 +205,7 @@ final class BuilderSettings {
 	}
 
 	/** The application's input handler seen from inside the client, absent when there is none. */
-	private static @Nullable InputAnswers inputAnswers(McpClientBuilder b) {
+	private static @Nullable InputAnswers inputAnswers(BuilderState b) {
 		McpInputHandler handler = b.inputHandler;
 		if (handler == null) {
 			return null;

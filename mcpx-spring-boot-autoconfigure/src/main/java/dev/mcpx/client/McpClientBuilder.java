@@ -4,10 +4,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -19,8 +15,6 @@ import org.springframework.web.client.RestClient;
 
 import dev.mcpx.client.error.McpInputRequiredException;
 import dev.mcpx.client.event.McpEventListener;
-import dev.mcpx.client.internal.assembly.ClientAssembly;
-import dev.mcpx.client.internal.assembly.ClientSettings;
 import dev.mcpx.client.internal.session.ServerLog;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.recovery.DefaultReplayGate;
@@ -67,98 +61,25 @@ public final class McpClientBuilder {
 	/** Default time after which an idle user's session is ended. */
 	public static final Duration DEFAULT_USER_SESSION_IDLE_TIMEOUT = Duration.ofMinutes(30);
 
-	private static final Implementation DEFAULT_CLIENT_INFO = new Implementation("mcpx",
-			Objects.requireNonNullElse(McpClientBuilder.class.getPackage().getImplementationVersion(), "dev"), null);
-
-	final String name;
-
-	final @Nullable URI url;
-
-	final @Nullable McpEndpoints endpoints;
-
-	final @Nullable StdioCommand command;
-
-	ProcessRestartPolicy restartPolicy = ProcessRestartPolicy.ofDefaults();
-
-	RestClient.@Nullable Builder restClientBuilder;
-
-	@Nullable Supplier<RestClient.Builder> restClientBuilderOnFirstUse;
-
-	final Map<String, String> headers = new LinkedHashMap<>();
-
-	Consumer<HttpHeaders> headersProvider = (headers) -> {
-	};
-
-	Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
-
-	Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
-
-	Duration handshakeTimeout = DEFAULT_HANDSHAKE_TIMEOUT;
-
-	int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
-
-	@Nullable JsonMapper jsonMapper;
-
-	Implementation clientInfo = DEFAULT_CLIENT_INFO;
-
-	McpNotificationListener notificationListener = (upstream, method, params) -> {
-	};
-
-	RecoveryPolicy recoveryPolicy = RecoveryPolicy.ofDefaults();
-
-	@Nullable ReplayGate replayGate;
-
-	TaskAugmentation taskAugmentation = TaskAugmentation.UNSAFE;
-
-	@Nullable McpTaskStore taskStore;
-
-	final List<McpEventListener> eventListeners = new ArrayList<>();
-
-	@Nullable McpCredentials credentials;
-
-	@Nullable McpUserIdentity userIdentity;
-
-	int maxUserSessions = DEFAULT_MAX_USER_SESSIONS;
-
-	Duration userSessionIdleTimeout = DEFAULT_USER_SESSION_IDLE_TIMEOUT;
-
-	@Nullable Duration keepaliveInterval;
-
-	ProtocolMode protocol = ProtocolMode.AUTO;
-
-	@Nullable McpInputHandler inputHandler;
-
-	ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
-
-	Clock clock = Clock.systemUTC();
-
-	Duration catalogueTtl = DEFAULT_CATALOGUE_TTL;
-
-	boolean listenForChanges = true;
-
-	@Nullable String serverLogLevel;
-
-	@Nullable Duration inputHandlerTimeout;
+	final BuilderState state;
 
 	McpClientBuilder(String name, URI url) {
-		this.name = BuilderSettings.validName(name);
-		this.url = BuilderSettings.validUrl(name, url);
-		this.endpoints = null;
-		this.command = null;
+		this.state = new BuilderState(BuilderSettings.validName(name), BuilderSettings.validUrl(name, url), null, null);
 	}
 
 	McpClientBuilder(String name, McpEndpoints endpoints) {
-		this.name = BuilderSettings.validName(name);
-		this.url = null;
-		this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
-		this.command = null;
+		this.state = new BuilderState(BuilderSettings.validName(name), null,
+				Objects.requireNonNull(endpoints, "endpoints"), null);
 	}
 
 	McpClientBuilder(String name, StdioCommand command) {
-		this.name = BuilderSettings.validName(name);
-		this.url = null;
-		this.endpoints = null;
-		this.command = Objects.requireNonNull(command, "command");
+		this.state = new BuilderState(BuilderSettings.validName(name), null, null,
+				Objects.requireNonNull(command, "command"));
+	}
+
+	/** The upstream's name. */
+	String name() {
+		return this.state.name;
 	}
 
 	/**
@@ -168,7 +89,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder restartPolicy(ProcessRestartPolicy policy) {
-		this.restartPolicy = Objects.requireNonNull(policy, "policy");
+		this.state.restartPolicy = Objects.requireNonNull(policy, "policy");
 		return this;
 	}
 
@@ -181,8 +102,8 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder restClientBuilder(RestClient.Builder restClientBuilder) {
-		this.restClientBuilder = restClientBuilder;
-		this.restClientBuilderOnFirstUse = null;
+		this.state.restClientBuilder = restClientBuilder;
+		this.state.restClientBuilderOnFirstUse = null;
 		return this;
 	}
 
@@ -194,8 +115,8 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder restClientBuilder(Supplier<RestClient.Builder> restClientBuilder) {
-		this.restClientBuilderOnFirstUse = Objects.requireNonNull(restClientBuilder, "restClientBuilder");
-		this.restClientBuilder = null;
+		this.state.restClientBuilderOnFirstUse = Objects.requireNonNull(restClientBuilder, "restClientBuilder");
+		this.state.restClientBuilder = null;
 		return this;
 	}
 
@@ -207,7 +128,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder header(String name, String value) {
-		this.headers.put(name, value);
+		this.state.headers.put(name, value);
 		return this;
 	}
 
@@ -218,7 +139,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder headersProvider(Consumer<HttpHeaders> provider) {
-		this.headersProvider = Objects.requireNonNull(provider, "provider");
+		this.state.headersProvider = Objects.requireNonNull(provider, "provider");
 		return this;
 	}
 
@@ -228,7 +149,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder requestTimeout(Duration timeout) {
-		this.requestTimeout = BuilderSettings.positive(timeout, "request timeout");
+		this.state.requestTimeout = BuilderSettings.positive(timeout, "request timeout");
 		return this;
 	}
 
@@ -239,7 +160,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder connectTimeout(Duration timeout) {
-		this.connectTimeout = BuilderSettings.positive(timeout, "connect timeout");
+		this.state.connectTimeout = BuilderSettings.positive(timeout, "connect timeout");
 		return this;
 	}
 
@@ -250,7 +171,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder handshakeTimeout(Duration timeout) {
-		this.handshakeTimeout = BuilderSettings.positive(timeout, "handshake timeout");
+		this.state.handshakeTimeout = BuilderSettings.positive(timeout, "handshake timeout");
 		return this;
 	}
 
@@ -263,7 +184,7 @@ public final class McpClientBuilder {
 		if (bytes <= 0) {
 			throw new IllegalArgumentException("The maximum message size must be positive, was " + bytes);
 		}
-		this.maxMessageBytes = bytes;
+		this.state.maxMessageBytes = bytes;
 		return this;
 	}
 
@@ -273,7 +194,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder jsonMapper(JsonMapper jsonMapper) {
-		this.jsonMapper = jsonMapper;
+		this.state.jsonMapper = jsonMapper;
 		return this;
 	}
 
@@ -283,7 +204,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder clientInfo(Implementation clientInfo) {
-		this.clientInfo = Objects.requireNonNull(clientInfo, "clientInfo");
+		this.state.clientInfo = Objects.requireNonNull(clientInfo, "clientInfo");
 		return this;
 	}
 
@@ -293,7 +214,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder notificationListener(McpNotificationListener listener) {
-		this.notificationListener = Objects.requireNonNull(listener, "listener");
+		this.state.notificationListener = Objects.requireNonNull(listener, "listener");
 		return this;
 	}
 
@@ -303,7 +224,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder recoveryPolicy(RecoveryPolicy policy) {
-		this.recoveryPolicy = Objects.requireNonNull(policy, "policy");
+		this.state.recoveryPolicy = Objects.requireNonNull(policy, "policy");
 		return this;
 	}
 
@@ -317,7 +238,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder taskAugmentation(TaskAugmentation augmentation) {
-		this.taskAugmentation = Objects.requireNonNull(augmentation, "augmentation");
+		this.state.taskAugmentation = Objects.requireNonNull(augmentation, "augmentation");
 		return this;
 	}
 
@@ -331,7 +252,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder taskStore(McpTaskStore store) {
-		this.taskStore = Objects.requireNonNull(store, "store");
+		this.state.taskStore = Objects.requireNonNull(store, "store");
 		return this;
 	}
 
@@ -341,7 +262,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder replayGate(ReplayGate gate) {
-		this.replayGate = gate;
+		this.state.replayGate = gate;
 		return this;
 	}
 
@@ -351,7 +272,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder eventListener(McpEventListener listener) {
-		this.eventListeners.add(Objects.requireNonNull(listener, "listener"));
+		this.state.eventListeners.add(Objects.requireNonNull(listener, "listener"));
 		return this;
 	}
 
@@ -361,7 +282,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder credentials(McpCredentials credentials) {
-		this.credentials = credentials;
+		this.state.credentials = credentials;
 		return this;
 	}
 
@@ -375,11 +296,11 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder userIdentity(McpUserIdentity identity) {
-		if (this.command != null || this.url == null) {
+		if (this.state.command != null || this.state.url == null) {
 			throw new IllegalArgumentException("Only an upstream with a URL can act for each user: a stdio upstream "
 					+ "has no credentials, and the replicas of a discovered one no single resource to obtain them for");
 		}
-		this.userIdentity = Objects.requireNonNull(identity, "identity");
+		this.state.userIdentity = Objects.requireNonNull(identity, "identity");
 		return this;
 	}
 
@@ -395,8 +316,8 @@ public final class McpClientBuilder {
 		if (max < 1) {
 			throw new IllegalArgumentException("The maximum number of user sessions must be at least 1, was " + max);
 		}
-		this.maxUserSessions = max;
-		this.userSessionIdleTimeout = BuilderSettings.positive(idleTimeout, "idle timeout of user sessions");
+		this.state.maxUserSessions = max;
+		this.state.userSessionIdleTimeout = BuilderSettings.positive(idleTimeout, "idle timeout of user sessions");
 		return this;
 	}
 
@@ -407,7 +328,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder keepaliveInterval(@Nullable Duration interval) {
-		this.keepaliveInterval = (interval != null) ? BuilderSettings.positive(interval, "keepalive interval") : null;
+		this.state.keepaliveInterval = (interval != null) ? BuilderSettings.positive(interval, "keepalive interval") : null;
 		return this;
 	}
 
@@ -417,7 +338,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder protocol(ProtocolMode protocol) {
-		this.protocol = Objects.requireNonNull(protocol, "protocol");
+		this.state.protocol = Objects.requireNonNull(protocol, "protocol");
 		return this;
 	}
 
@@ -431,7 +352,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder inputHandler(McpInputHandler inputHandler) {
-		this.inputHandler = inputHandler;
+		this.state.inputHandler = inputHandler;
 		return this;
 	}
 
@@ -442,7 +363,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder observationRegistry(ObservationRegistry observationRegistry) {
-		this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
+		this.state.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
 		return this;
 	}
 
@@ -456,7 +377,7 @@ public final class McpClientBuilder {
 		if (ttl == null || ttl.isNegative()) {
 			throw new IllegalArgumentException("The catalogue TTL must be zero or positive, was " + ttl);
 		}
-		this.catalogueTtl = ttl;
+		this.state.catalogueTtl = ttl;
 		return this;
 	}
 
@@ -467,7 +388,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder listenForChanges(boolean listen) {
-		this.listenForChanges = listen;
+		this.state.listenForChanges = listen;
 		return this;
 	}
 
@@ -484,7 +405,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder serverLogLevel(@Nullable String level) {
-		this.serverLogLevel = (level != null) ? ServerLog.validLevel(level) : null;
+		this.state.serverLogLevel = (level != null) ? ServerLog.validLevel(level) : null;
 		return this;
 	}
 
@@ -495,7 +416,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder inputHandlerTimeout(Duration timeout) {
-		this.inputHandlerTimeout = BuilderSettings.positive(timeout, "input handler timeout");
+		this.state.inputHandlerTimeout = BuilderSettings.positive(timeout, "input handler timeout");
 		return this;
 	}
 
@@ -505,7 +426,7 @@ public final class McpClientBuilder {
 	 * @return this builder
 	 */
 	public McpClientBuilder clock(Clock clock) {
-		this.clock = Objects.requireNonNull(clock, "clock");
+		this.state.clock = Objects.requireNonNull(clock, "clock");
 		return this;
 	}
 
@@ -517,20 +438,7 @@ public final class McpClientBuilder {
 	 * @return the client
 	 */
 	public McpClient build() {
-		McpUserIdentity identity = this.userIdentity;
-		if (identity == null) {
-			return new DefaultMcpClient(ClientAssembly.assemble(BuilderSettings.of(this)), this.taskStore);
-		}
-		// one client per user, each assembled from the same settled settings with that
-		// user's credentials (docs/architecture.md, "Per-user upstreams")
-		ClientSettings shared = BuilderSettings.withoutCredentials(this);
-		URI resource = Objects.requireNonNull(this.url, "url");
-		McpTaskStore store = this.taskStore;
-		UserSessionPool pool = new UserSessionPool(this.name, this.maxUserSessions, this.userSessionIdleTimeout,
-				this.clock, (user) -> new DefaultMcpClient(
-						ClientAssembly.assemble(BuilderSettings.forUser(shared, identity.credentials(user), resource)),
-						store));
-		return new PerUserMcpClient(this.name, shared.wire().shown(), identity, pool);
+		return BuilderSettings.assemble(this.state);
 	}
 
 }

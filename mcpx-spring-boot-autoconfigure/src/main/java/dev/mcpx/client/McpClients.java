@@ -169,9 +169,9 @@ public final class McpClients implements Iterable<McpClient>, AutoCloseable {
 	}
 
 	private McpClient prepared(McpClientBuilder builder, Consumer<McpClientBuilder> settings) {
-		this.preparation.beforeSettings(builder.name, builder);
+		this.preparation.beforeSettings(builder.name(), builder);
 		settings.accept(builder);
-		this.preparation.afterSettings(builder.name, builder);
+		this.preparation.afterSettings(builder.name(), builder);
 		return builder.build();
 	}
 
