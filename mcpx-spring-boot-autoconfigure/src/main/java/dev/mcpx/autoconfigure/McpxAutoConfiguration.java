@@ -32,6 +32,7 @@ import dev.mcpx.client.McpClientsListener;
 import dev.mcpx.client.McpHttpClients;
 import dev.mcpx.client.McpInputHandler;
 import dev.mcpx.client.McpTaskStore;
+import dev.mcpx.client.event.McpUpstreamChangedEvent;
 import dev.mcpx.client.recovery.ReplayGate;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -39,7 +40,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Auto-configuration of mcpx: one {@link McpClient} bean per upstream declared under
  * {@code mcpx.clients}, named after it, and an {@link McpClients} bean holding them all.
  * Clients connect on first use, so the application starts while an upstream is down.
- * Their recovery events are published as application events; a {@link ReplayGate} bean
+ * Their recovery events, and each change of the live set ({@link McpUpstreamChangedEvent}),
+ * are published as application events; a {@link ReplayGate} bean
  * replaces the default replay decision, a {@link McpCredentialsProvider} bean supplies
  * refreshable credentials, a {@link McpInputHandler} bean answers the input servers
  * ask for, and {@link McpClientCustomizer} beans adjust each builder.
@@ -116,7 +118,8 @@ public final class McpxAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	McpClients mcpClients(McpClientConfigurer configurer, McpxUpstreams upstreams) {
+	McpClients mcpClients(McpClientConfigurer configurer, McpxUpstreams upstreams,
+			ApplicationEventPublisher eventPublisher) {
 		List<McpClient> clients = new ArrayList<>();
 		try {
 			configurer.builders().values().stream().map(McpClientBuilder::build).forEach(clients::add);
@@ -139,12 +142,18 @@ public final class McpxAutoConfiguration {
 			}
 
 		});
-		// nothing is kept of an upstream that left (a configured one is resolved again if asked)
+		// nothing is kept of an upstream that left (a configured one is resolved again if asked);
+		// each change of the live set becomes an application event, as the clients' events do
 		live.addListener(new McpClientsListener() {
 
 			@Override
 			public void removed(McpClient client) {
 				upstreams.forget(client.name());
+			}
+
+			@Override
+			public void changed(McpUpstreamChangedEvent event) {
+				eventPublisher.publishEvent(event);
 			}
 
 		});

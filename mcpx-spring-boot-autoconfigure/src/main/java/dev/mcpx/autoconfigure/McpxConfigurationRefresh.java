@@ -20,16 +20,19 @@ import org.springframework.core.env.Environment;
 import dev.mcpx.autoconfigure.McpxProperties.Client;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClients;
+import dev.mcpx.client.event.McpUpstreamChangedEvent.Cause;
 
 /**
- * Applies a change of {@code mcpx.clients.*} or {@code mcpx.defaults.*} to the live set
+ * Applies a change of {@code mcpx.clients.*}, {@code mcpx.defaults.*} or
+ * {@code mcpx.discovery.*} to the live set
  * (docs/architecture.md, "Configuration refresh"): the properties are bound again from the
  * environment, and each upstream's settings resolved again; an upstream new to the
  * configuration is added, one gone from it removed, one whose settings changed replaced
  * (its old client drains), and one whose settings are unchanged is left alone, with its
  * session. An upstream whose new settings are refused keeps its client and its settings,
  * with a WARN and an {@link McpUpstreamRejectedEvent} naming the property; the others are
- * refreshed all the same.
+ * refreshed all the same. {@code mcpx.discovery} is bound again too and handed to
+ * {@link McpxUpstreams}, whose refresh listeners (the discovery of upstreams) apply it.
  */
 public final class McpxConfigurationRefresh {
 
@@ -38,6 +41,8 @@ public final class McpxConfigurationRefresh {
 	private static final ConfigurationPropertyName CLIENTS = ConfigurationPropertyName.of("mcpx.clients");
 
 	private static final ConfigurationPropertyName DEFAULTS = ConfigurationPropertyName.of("mcpx.defaults");
+
+	private static final ConfigurationPropertyName DISCOVERY = ConfigurationPropertyName.of("mcpx.discovery");
 
 	private final Environment environment;
 
@@ -59,16 +64,18 @@ public final class McpxConfigurationRefresh {
 	}
 
 	/**
-	 * Whether any of the changed keys is a setting of an upstream or of every upstream.
+	 * Whether any of the changed keys is a setting of an upstream, of every upstream, or of
+	 * the discovery of upstreams.
 	 * @param keys the keys that changed
 	 * @return whether a refresh is due
 	 */
 	static boolean touchesUpstreams(Set<String> keys) {
 		for (String key : keys) {
 			ConfigurationPropertyName name = ConfigurationPropertyName.adapt(key, '.');
-			if (CLIENTS.isAncestorOf(name) || DEFAULTS.isAncestorOf(name) || CLIENTS.equals(name)
-					|| DEFAULTS.equals(name)) {
-				return true;
+			for (ConfigurationPropertyName root : new ConfigurationPropertyName[] { CLIENTS, DEFAULTS, DISCOVERY }) {
+				if (root.isAncestorOf(name) || root.equals(name)) {
+					return true;
+				}
 			}
 		}
 		return false;
@@ -123,10 +130,29 @@ public final class McpxConfigurationRefresh {
 			}
 		}
 		left.forEach((name) -> {
-			this.clients.remove(name);
+			this.clients.remove(name, Cause.REFRESH);
 			logger.info("MCP upstream '" + name + "' removed: it is no longer in the configuration");
 		});
-		this.upstreams.refreshed(fresh, applied, left);
+		this.upstreams.refreshed(fresh, discovery(binder), applied, left);
+	}
+
+	/**
+	 * {@code mcpx.discovery} bound again; refused, the settings in force stay (a discovered
+	 * upstream is resolved from them when the discovery applies them).
+	 */
+	private McpxProperties.Discovery discovery(Binder binder) {
+		McpxProperties.Discovery discovery = new McpxProperties.Discovery();
+		try {
+			binder.bind(DISCOVERY, Bindable.ofInstance(discovery));
+			return discovery;
+		}
+		catch (BindException ex) {
+			String property = ex.getName().toString();
+			logger.warn("The property '" + property + "' is invalid: " + problem(ex)
+					+ "; the discovered MCP upstreams keep their settings (the other upstreams were refreshed)");
+			this.events.publishEvent(new McpUpstreamRejectedEvent("*", property, problem(ex)));
+			return this.upstreams.discovery();
+		}
 	}
 
 	/** The upstream's new settings, or none when they are refused (it keeps its old ones). */

@@ -15,8 +15,8 @@ import dev.mcpx.client.McpClients;
 /**
  * Auto-configuration of the configuration refresh, with Spring Cloud Context on the class
  * path: an {@link EnvironmentChangeEvent} (Spring Cloud Config's {@code /actuator/refresh},
- * a Kubernetes ConfigMap reload, ...) whose keys touch {@code mcpx.clients.*} or
- * {@code mcpx.defaults.*} applies the new upstream settings to the live set of
+ * a Kubernetes ConfigMap reload, ...) whose keys touch {@code mcpx.clients.*},
+ * {@code mcpx.defaults.*} or {@code mcpx.discovery.*} applies the new upstream settings to the live set of
  * {@link McpClients} ({@link McpxConfigurationRefresh}).
  */
 @AutoConfiguration(after = McpxAutoConfiguration.class)

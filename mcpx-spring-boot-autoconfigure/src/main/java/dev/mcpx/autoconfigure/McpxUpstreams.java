@@ -1,9 +1,11 @@
 package dev.mcpx.autoconfigure;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.jspecify.annotations.Nullable;
 
@@ -23,13 +25,12 @@ public final class McpxUpstreams {
 
 	private final @Nullable SslBundles sslBundles;
 
-	/** The properties bean, as bound at startup (and rebound in place by Spring Cloud on a refresh). */
-	private final McpxProperties bean;
-
 	/** The properties and their mapper, replaced whole by a refresh of the configuration. */
 	private volatile Source source;
 
 	private final Map<String, McpUpstreamSettings> resolved = new ConcurrentHashMap<>();
+
+	private final List<Runnable> refreshListeners = new CopyOnWriteArrayList<>();
 
 	/**
 	 * Creates the upstreams of the given properties.
@@ -38,8 +39,27 @@ public final class McpxUpstreams {
 	 */
 	public McpxUpstreams(McpxProperties properties, @Nullable SslBundles sslBundles) {
 		this.sslBundles = sslBundles;
-		this.bean = properties;
-		this.source = new Source(properties, new UpstreamSettingsMapper(properties.getDefaults(), sslBundles));
+		this.source = new Source(properties, new UpstreamSettingsMapper(properties.getDefaults(), sslBundles),
+				properties.getDiscovery());
+	}
+
+	/**
+	 * The discovery settings in force: as bound at startup, then as each refresh of the
+	 * configuration binds them again (not the properties bean, which Spring Cloud rebinds in
+	 * place, keeping map entries the configuration no longer has).
+	 * @return {@code mcpx.discovery}
+	 */
+	public McpxProperties.Discovery discovery() {
+		return this.source.discovery();
+	}
+
+	/**
+	 * Runs an action after each refresh of the configuration took effect, once the new
+	 * settings are this object's (the discovery of upstreams applies its own settings there).
+	 * @param listener the action
+	 */
+	public void onRefresh(Runnable listener) {
+		this.refreshListeners.add(listener);
 	}
 
 	/**
@@ -72,9 +92,8 @@ public final class McpxUpstreams {
 	 * @throws InvalidMcpxPropertyException naming the first invalid property
 	 */
 	public McpUpstreamSettings discovered(String serviceId, @Nullable ProtocolMode declared) {
-		// the bean's discovery settings: a refresh rebinds only mcpx.clients and mcpx.defaults here,
-		// and Spring Cloud rebinds the bean itself
-		return this.source.mapper().mapDiscovered(serviceId, this.bean.getDiscovery(), declared);
+		Source current = this.source;
+		return current.mapper().mapDiscovered(serviceId, current.discovery(), declared);
 	}
 
 	/**
@@ -134,20 +153,25 @@ public final class McpxUpstreams {
 	 * Takes the refreshed properties as the source of every upstream's settings, with the
 	 * settings a refresh applied (an upstream whose new settings were refused keeps its old
 	 * ones; one that left is forgotten).
+	 * Then the {@linkplain #onRefresh listeners} run.
 	 * @param properties the properties as bound now
+	 * @param discovery the discovery settings as bound now, or the ones in force when the new
+	 * ones were refused
 	 * @param applied the settings now in force, by upstream name
 	 * @param left the upstreams that left the configuration
 	 */
-	void refreshed(McpxProperties properties, Map<String, McpUpstreamSettings> applied, Set<String> left) {
-		this.source = new Source(properties, mapperOf(properties));
+	void refreshed(McpxProperties properties, McpxProperties.Discovery discovery,
+			Map<String, McpUpstreamSettings> applied, Set<String> left) {
+		this.source = new Source(properties, mapperOf(properties), discovery);
 		this.resolved.putAll(applied);
 		left.forEach(this.resolved::remove);
+		this.refreshListeners.forEach(Runnable::run);
 	}
 
 	/**
 	 * What an upstream's settings are resolved from.
 	 */
-	private record Source(McpxProperties properties, UpstreamSettingsMapper mapper) {
+	private record Source(McpxProperties properties, UpstreamSettingsMapper mapper, McpxProperties.Discovery discovery) {
 	}
 
 }

@@ -16,12 +16,17 @@ import java.util.function.Consumer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import dev.mcpx.client.event.McpUpstreamChangedEvent;
+import dev.mcpx.client.event.McpUpstreamChangedEvent.Cause;
+import dev.mcpx.client.event.McpUpstreamChangedEvent.Change;
+
 /**
  * The live set of {@link McpClient}s, by upstream name: the upstreams declared in the
  * application's configuration ({@code mcpx.clients}, in declaration order), then those
  * added while it runs. Upstreams may be {@linkplain #add(String, URI, Consumer) added},
  * replaced and {@linkplain #remove(String) removed} at any time, from any thread; every
- * read sees one consistent set, and {@link McpClientsListener}s hear each change.
+ * read sees one consistent set, and {@link McpClientsListener}s hear each change, with its
+ * {@link McpUpstreamChangedEvent}: what changed, and why ({@link Cause}).
  * <p>
  * A removed or replaced client drains: the calls in flight on it finish within their own
  * timeouts, a call that starts on it afterwards fails with
@@ -183,7 +188,20 @@ public final class McpClients implements Iterable<McpClient>, AutoCloseable {
 	 * in the configuration (which wins, with a warning; the client given is closed)
 	 */
 	public McpClient add(McpClient client) {
-		return put(client, false);
+		return put(client, false, Cause.API);
+	}
+
+	/**
+	 * Adds a client built elsewhere, as {@link #add(McpClient)} does, saying what added it
+	 * (the service registry, for an upstream discovered there), which its
+	 * {@link McpUpstreamChangedEvent} tells the listeners.
+	 * @param client the client
+	 * @param cause what adds it
+	 * @return the client now live under its name: the configured one if the name is declared
+	 * in the configuration (which wins, with a warning; the client given is closed)
+	 */
+	public McpClient add(McpClient client, Cause cause) {
+		return put(client, false, Objects.requireNonNull(cause, "cause"));
 	}
 
 	/**
@@ -194,10 +212,10 @@ public final class McpClients implements Iterable<McpClient>, AutoCloseable {
 	 * @return the client
 	 */
 	public McpClient addConfigured(McpClient client) {
-		return put(client, true);
+		return put(client, true, Cause.REFRESH);
 	}
 
-	private synchronized McpClient put(McpClient client, boolean configured) {
+	private synchronized McpClient put(McpClient client, boolean configured, Cause cause) {
 		String name = client.name();
 		Live previous = this.live.get(name);
 		if (this.closed) {
@@ -217,11 +235,13 @@ public final class McpClients implements Iterable<McpClient>, AutoCloseable {
 		next.put(name, new Live(client, configured));
 		this.live = Collections.unmodifiableMap(next);
 		if (previous == null) {
-			tell((listener) -> listener.added(client));
+			McpUpstreamChangedEvent event = changed(client, Change.ADDED, cause);
+			tell((listener) -> listener.added(client), event);
 		}
 		else {
+			McpUpstreamChangedEvent event = changed(client, Change.REPLACED, cause);
 			drain(previous.client(), "MCP upstream '" + name + "' was replaced; McpClients has its new client");
-			tell((listener) -> listener.replaced(previous.client(), client));
+			tell((listener) -> listener.replaced(previous.client(), client), event);
 		}
 		return client;
 	}
@@ -234,7 +254,20 @@ public final class McpClients implements Iterable<McpClient>, AutoCloseable {
 	 * @return completes when the removed client is closed; complete at once when no live
 	 * upstream has that name
 	 */
-	public synchronized CompletableFuture<Void> remove(String name) {
+	public CompletableFuture<Void> remove(String name) {
+		return remove(name, Cause.API);
+	}
+
+	/**
+	 * Removes an upstream, as {@link #remove(String)} does, saying what removed it, which its
+	 * {@link McpUpstreamChangedEvent} tells the listeners.
+	 * @param name the upstream name
+	 * @param cause what removes it
+	 * @return completes when the removed client is closed; complete at once when no live
+	 * upstream has that name
+	 */
+	public synchronized CompletableFuture<Void> remove(String name, Cause cause) {
+		Objects.requireNonNull(cause, "cause");
 		Live removed = this.live.get(name);
 		if (removed == null) {
 			return CompletableFuture.completedFuture(null);
@@ -242,8 +275,10 @@ public final class McpClients implements Iterable<McpClient>, AutoCloseable {
 		Map<String, Live> next = new LinkedHashMap<>(this.live);
 		next.remove(name);
 		this.live = Collections.unmodifiableMap(next);
+		// its endpoint read before it drains: a client with no call in flight closes at once
+		McpUpstreamChangedEvent event = changed(removed.client(), Change.REMOVED, cause);
 		CompletableFuture<Void> closing = drain(removed.client(), "MCP upstream '" + name + "' was removed");
-		tell((listener) -> listener.removed(removed.client()));
+		tell((listener) -> listener.removed(removed.client()), event);
 		return closing;
 	}
 
@@ -257,6 +292,19 @@ public final class McpClients implements Iterable<McpClient>, AutoCloseable {
 		}
 		client.close();
 		return CompletableFuture.completedFuture(null);
+	}
+
+	/** The event of a change, with the endpoint as the client's status shows it (no secret). */
+	private static McpUpstreamChangedEvent changed(McpClient client, Change change, Cause cause) {
+		String url;
+		try {
+			url = client.status().url();
+		}
+		catch (RuntimeException ex) {
+			// a client of another implementation that cannot tell its status
+			url = "unknown";
+		}
+		return new McpUpstreamChangedEvent(client.name(), change, cause, url);
 	}
 
 	/**
@@ -275,14 +323,17 @@ public final class McpClients implements Iterable<McpClient>, AutoCloseable {
 		this.listeners.remove(listener);
 	}
 
-	private void tell(Consumer<McpClientsListener> change) {
+	private void tell(Consumer<McpClientsListener> change, McpUpstreamChangedEvent event) {
 		for (McpClientsListener listener : this.listeners) {
-			try {
-				change.accept(listener);
-			}
-			catch (RuntimeException ex) {
-				// a listener's failure must not undo or stop a change that took effect
-				logger.warn("McpClientsListener " + listener + " failed", ex);
+			for (Consumer<McpClientsListener> told : List.<Consumer<McpClientsListener>>of(change,
+					(each) -> each.changed(event))) {
+				try {
+					told.accept(listener);
+				}
+				catch (RuntimeException ex) {
+					// a listener's failure must not undo or stop a change that took effect
+					logger.warn("McpClientsListener " + listener + " failed", ex);
+				}
 			}
 		}
 	}

@@ -1,5 +1,7 @@
 package dev.mcpx.client;
 
+import dev.mcpx.client.event.McpUpstreamChangedEvent;
+
 /**
  * Hears the live set of {@link McpClients} change: an upstream added, replaced or removed
  * while the application runs. Called on the thread that changed the set, one change at a
@@ -30,6 +32,14 @@ public interface McpClientsListener {
 	 * @param client the client removed
 	 */
 	default void removed(McpClient client) {
+	}
+
+	/**
+	 * Any change of the live set, after the method of its kind above: what changed and why
+	 * (the application, a refresh of the configuration, the service registry).
+	 * @param event the change
+	 */
+	default void changed(McpUpstreamChangedEvent event) {
 	}
 
 }

@@ -27,6 +27,9 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+
 import dev.mcpx.autoconfigure.actuate.McpxHealthContributor;
 import dev.mcpx.autoconfigure.actuate.McpxHealthContributorAutoConfiguration;
 import dev.mcpx.autoconfigure.actuate.McpxMetricsAutoConfiguration;
@@ -73,22 +76,27 @@ class McpxChurnTest {
 					McpxMetricsAutoConfiguration.class, McpxHealthContributorAutoConfiguration.class))
 			.withBean(MeterRegistry.class, () -> meters)
 			.withBean(ObservationRegistry.class, () -> observations)
-			.withPropertyValues("mcpx.clients.kept.url=" + server.url())
+			// every health check pings: the probe's pool, sized at start, follows the live set
+			.withPropertyValues("mcpx.clients.kept.url=" + server.url(), "mcpx.health.probe=true",
+					"mcpx.health.probe-interval=0s")
 			.run((context) -> {
 				McpClients clients = context.getBean(McpClients.class);
 				McpxHealthContributor health = context.getBean(McpxHealthContributor.class);
 				// one upstream added, called and removed first, so that what lives as long as the
 				// application (the shared HTTP client's lease holder, Boot's request factory) is there
-				churn(clients, 1, 1);
+				churn(clients, health, 1, 1);
 				clients.get("kept").ping();
 				int meterBaseline = meters.getMeters().size();
 				long threadBaseline = clientThreads();
 				long fdBaseline = openFileDescriptors();
 				int initializes = server.initializeCount();
+				int pings = server.requestCount("ping");
 
-				List<WeakReference<McpClient>> removed = churn(clients, UPSTREAMS, CALLED);
+				List<WeakReference<McpClient>> removed = churn(clients, health, UPSTREAMS, CALLED);
 
 				assertThat(server.initializeCount() - initializes).isEqualTo(CALLED);
+				// each called upstream was also checked, and its check pinged it
+				assertThat(server.requestCount("ping") - pings).isGreaterThanOrEqualTo(CALLED);
 				assertThat(server.deleteCount()).isEqualTo(CALLED + 1);
 				assertThat(clients.names()).containsExactly("kept");
 				assertThat(health.stream()).hasSize(1);
@@ -103,8 +111,12 @@ class McpxChurnTest {
 			});
 	}
 
-	/** Adds the upstreams, calls the first ones concurrently, removes them all and waits until closed. */
-	private static List<WeakReference<McpClient>> churn(McpClients clients, int count, int called) throws Exception {
+	/**
+	 * Adds the upstreams, calls the first ones concurrently and checks their health (a ping each, on the probe's
+	 * pool), removes them all and waits until closed.
+	 */
+	private static List<WeakReference<McpClient>> churn(McpClients clients, McpxHealthContributor health, int count,
+			int called) throws Exception {
 		List<WeakReference<McpClient>> refs = new ArrayList<>();
 		List<McpClient> added = new ArrayList<>();
 		for (int i = 0; i < count; i++) {
@@ -120,6 +132,11 @@ class McpxChurnTest {
 			List<Future<?>> calls = new ArrayList<>();
 			for (McpClient client : added) {
 				calls.add(callers.submit(() -> client.callTool("echo", Map.of("text", client.name()))));
+			}
+			for (McpClient client : added) {
+				calls.add(callers.submit(() -> assertThat(
+						((HealthIndicator) health.getContributor(client.name())).health().getStatus())
+					.isEqualTo(Status.UP)));
 			}
 			for (Future<?> call : calls) {
 				call.get(60, TimeUnit.SECONDS);

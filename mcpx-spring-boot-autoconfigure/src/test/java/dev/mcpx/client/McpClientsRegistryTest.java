@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.mcpx.client.error.McpClientClosedException;
+import dev.mcpx.client.event.McpUpstreamChangedEvent;
+import dev.mcpx.client.event.McpUpstreamChangedEvent.Cause;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.testsupport.JavaSdkServer;
 import dev.mcpx.testsupport.StdioPeer;
@@ -265,6 +267,156 @@ class McpClientsRegistryTest {
 		assertThat(StdioPeer.executions(log, "slow_read")).isEqualTo(1);
 		assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).map(ProcessHandle::pid))
 			.doesNotContain(pid);
+	}
+
+	@Test
+	void eachChangeOfTheLiveSetIsAnEventSayingWhatChangedAndWhyWithoutSecrets() throws Exception {
+		JavaSdkServer server = server(0);
+		McpClients clients = registry();
+		List<McpUpstreamChangedEvent> heard = new CopyOnWriteArrayList<>();
+		clients.addListener(new McpClientsListener() {
+			@Override
+			public void changed(McpUpstreamChangedEvent event) {
+				heard.add(event);
+			}
+		});
+		URI withSecretQuery = URI.create(server.url() + "?api_key=q-secret-1");
+
+		clients.add("api", withSecretQuery, (b) -> b.header("Authorization", "Bearer h-secret-2")).ping();
+		clients.add("api", URI.create(server.url()), (b) -> {
+		});
+		clients.add(McpClient.builder("found", URI.create(server.url())).build(), Cause.DISCOVERY);
+		clients.addConfigured(McpClient.builder("conf", URI.create(server.url())).build());
+		clients.remove("found", Cause.DISCOVERY).get(10, TimeUnit.SECONDS);
+		clients.remove("conf", Cause.REFRESH).get(10, TimeUnit.SECONDS);
+		clients.remove("api").get(10, TimeUnit.SECONDS);
+
+		assertThat(heard).extracting((e) -> e.upstream() + ":" + e.change() + ":" + e.cause())
+			.containsExactly("api:ADDED:API", "api:REPLACED:API", "found:ADDED:DISCOVERY", "conf:ADDED:REFRESH",
+					"found:REMOVED:DISCOVERY", "conf:REMOVED:REFRESH", "api:REMOVED:API");
+		assertThat(heard).allSatisfy((event) -> {
+			assertThat(event.url()).isEqualTo(server.url());
+			assertThat(event.toString()).doesNotContain("q-secret-1").doesNotContain("h-secret-2")
+				.doesNotContain("api_key");
+		});
+		// the first client's session ran on the server, with its header; none of it is in an event
+		assertThat(server.initializeCount()).isEqualTo(1);
+	}
+
+	@Test
+	void aRefusedAdditionIsNoChangeAndTellsNoListener() throws Exception {
+		JavaSdkServer server = server(0);
+		McpClient configured = McpClient.builder("docs", URI.create(server.url())).build();
+		McpClients clients = new McpClients(List.of(configured));
+		this.closing.add(clients);
+		List<McpUpstreamChangedEvent> heard = new CopyOnWriteArrayList<>();
+		clients.addListener(new McpClientsListener() {
+			@Override
+			public void changed(McpUpstreamChangedEvent event) {
+				heard.add(event);
+			}
+		});
+		McpClient discovered = McpClient.builder("docs", URI.create(server.url())).build();
+
+		assertThat(clients.add(discovered, Cause.DISCOVERY)).isSameAs(configured);
+
+		assertThat(heard).isEmpty();
+		assertThatThrownBy(discovered::ping).isInstanceOf(McpClientClosedException.class);
+		assertThat(server.initializeCount()).isZero();
+	}
+
+	@Test
+	void aReplicatedUpstreamAddedWithItsSettingsGetsThePreparationAndKeepsItsSessionOnOneInstance()
+			throws Exception {
+		JavaSdkServer one = server(0);
+		JavaSdkServer two = server(0);
+		List<String> prepared = new CopyOnWriteArrayList<>();
+		McpClients clients = new McpClients(List.of(), new McpClients.Preparation() {
+			@Override
+			public void beforeSettings(String name, McpClientBuilder builder) {
+				prepared.add("before:" + name);
+				builder.requestTimeout(Duration.ofSeconds(1));
+			}
+
+			@Override
+			public void afterSettings(String name, McpClientBuilder builder) {
+				prepared.add("after:" + name);
+			}
+		});
+		this.closing.add(clients);
+		McpEndpoints endpoints = McpEndpoints.of(List.of(URI.create(one.url()), URI.create(two.url())));
+
+		McpClient client = clients.add("replicated", endpoints, (b) -> {
+			prepared.add("settings");
+			b.requestTimeout(Duration.ofSeconds(20));
+		});
+		for (int i = 0; i < 4; i++) {
+			assertThat(client.callTool("slow", Map.of()).isError()).isFalse();
+		}
+
+		assertThat(prepared).containsExactly("before:replicated", "settings", "after:replicated");
+		assertThat(clients.get("replicated")).isSameAs(client);
+		// legacy era: one session, pinned to the instance its initialize went to
+		assertThat(one.initializeCount() + two.initializeCount()).isEqualTo(1);
+		assertThat(one.executions("slow") + two.executions("slow")).isEqualTo(4);
+		assertThat(Math.max(one.executions("slow"), two.executions("slow"))).isEqualTo(4);
+		// the status shows the upstream, not a secret
+		assertThat(client.status().upstream()).isEqualTo("replicated");
+	}
+
+	@Test
+	void aReplicatedUpstreamAddedUnderAConfiguredNameIsRefusedAndItsInstancesAreNeverContacted() throws Exception {
+		JavaSdkServer configuredServer = server(0);
+		JavaSdkServer replica = server(0);
+		McpClient configured = McpClient.builder("docs", URI.create(configuredServer.url())).build();
+		McpClients clients = new McpClients(List.of(configured));
+		this.closing.add(clients);
+		List<String> heard = new CopyOnWriteArrayList<>();
+		clients.addListener(recording(heard));
+
+		McpClient answer = clients.add("docs", McpEndpoints.of(List.of(URI.create(replica.url()))), (b) -> {
+		});
+		answer.callTool("slow", Map.of());
+
+		assertThat(answer).isSameAs(configured).isSameAs(clients.get("docs"));
+		assertThat(clients.isConfigured("docs")).isTrue();
+		assertThat(heard).isEmpty();
+		assertThat(configuredServer.executions("slow")).isEqualTo(1);
+		assertThat(replica.initializeCount()).isZero();
+		assertThat(replica.requestCount("tools/call")).isZero();
+	}
+
+	@Test
+	void aReplicatedUpstreamReplacesOneAddedBeforeUnderItsNameAndTheOldOneDrains() throws Exception {
+		JavaSdkServer single = server(0);
+		JavaSdkServer replica = server(0);
+		McpClients clients = registry();
+		McpClient old = clients.add("svc", URI.create(single.url()), (b) -> {
+		});
+		old.callTool("slow", Map.of());
+
+		McpClient current = clients.add("svc", McpEndpoints.of(List.of(URI.create(replica.url()))), (b) -> {
+		});
+		current.callTool("slow", Map.of());
+
+		assertThat(clients.get("svc")).isSameAs(current);
+		assertThat(single.deleteCount()).isEqualTo(1);
+		assertThat(replica.executions("slow")).isEqualTo(1);
+		assertThatThrownBy(() -> old.callTool("slow", Map.of())).isInstanceOf(McpClientClosedException.class);
+		assertThat(single.executions("slow")).isEqualTo(1);
+	}
+
+	@Test
+	void aReplicatedUpstreamWithARefusedSettingIsNotAdded() throws Exception {
+		JavaSdkServer replica = server(0);
+		McpClients clients = registry();
+		McpEndpoints endpoints = McpEndpoints.of(List.of(URI.create(replica.url())));
+
+		assertThatThrownBy(() -> clients.add("bad", endpoints, (b) -> b.requestTimeout(Duration.ZERO)))
+			.isInstanceOf(IllegalArgumentException.class)
+			.hasMessageContaining("must be positive");
+		assertThat(clients.find("bad")).isEmpty();
+		assertThat(replica.initializeCount()).isZero();
 	}
 
 	private static void awaitExecutions(JavaSdkServer server, int count) throws InterruptedException {

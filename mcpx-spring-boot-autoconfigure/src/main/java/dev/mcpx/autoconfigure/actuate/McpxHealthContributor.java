@@ -48,17 +48,26 @@ public final class McpxHealthContributor implements CompositeHealthContributor, 
 
 	@Override
 	public @Nullable HealthContributor getContributor(String name) {
+		fitProbe();
 		return this.clients.find(name).map(this::indicator).orElse(null);
 	}
 
 	@Override
 	public Stream<Entry> stream() {
+		fitProbe();
 		List<Entry> entries = new ArrayList<>();
 		// one snapshot of the live set; an indicator holds nothing but its client
 		for (McpClient client : this.clients) {
 			entries.add(new Entry(client.name(), indicator(client)));
 		}
 		return entries.stream();
+	}
+
+	/** The probe's threads follow the live set, which was sized at start. */
+	private void fitProbe() {
+		if (this.probe != null) {
+			this.probe.fit(this.clients.names().size());
+		}
 	}
 
 	private HealthIndicator indicator(McpClient client) {

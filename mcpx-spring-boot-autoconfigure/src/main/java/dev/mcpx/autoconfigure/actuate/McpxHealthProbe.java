@@ -48,6 +48,29 @@ final class McpxHealthProbe implements AutoCloseable {
 	}
 
 	/**
+	 * Fits the pool to the live set of upstreams, which changes while the application runs:
+	 * at most one thread per live upstream, as at start, so that upstreams added later are
+	 * pinged side by side too, and a pool grown for upstreams that left shrinks (its idle
+	 * threads end at once; busy ones when their ping ends).
+	 * @param upstreams how many upstreams are live now
+	 */
+	void fit(int upstreams) {
+		int threads = Math.max(1, upstreams);
+		synchronized (this.executor) {
+			int current = this.executor.getCorePoolSize();
+			// the core size may never exceed the maximum: raise the maximum first, lower it last
+			if (threads > current) {
+				this.executor.setMaximumPoolSize(threads);
+				this.executor.setCorePoolSize(threads);
+			}
+			else if (threads < current) {
+				this.executor.setCorePoolSize(threads);
+				this.executor.setMaximumPoolSize(threads);
+			}
+		}
+	}
+
+	/**
 	 * Pings the upstream, or joins the ping already in flight, and waits at most the
 	 * timeout. Never throws: a failure is part of the outcome (and of the client's status).
 	 * @param client the upstream's client
@@ -58,6 +81,8 @@ final class McpxHealthProbe implements AutoCloseable {
 			CompletableFuture<Void> ping = this.inFlight.compute(client.name(),
 					(name, running) -> (running != null && !running.isDone()) ? running
 							: CompletableFuture.runAsync(client::ping, this.executor));
+			// nothing is kept of a ping that ended, so upstreams that come and go leave no entry
+			ping.whenComplete((result, failure) -> this.inFlight.remove(client.name(), ping));
 			ping.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
 			return Outcome.ANSWERED;
 		}

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
@@ -23,7 +24,8 @@ import dev.mcpx.client.ProtocolMode;
  * The live instances of one discovered MCP service, as the registry listed them at its last
  * refresh: each instance's MCP endpoint is its URI with the path of its {@code mcp.path}
  * metadata (default {@value #DEFAULT_PATH}). An instance whose endpoint cannot be made is
- * left out, with one warning naming the instance and why; the others are unaffected.
+ * left out, with one warning naming the instance and why, and one
+ * {@link McpInstanceSkippedEvent}; the others are unaffected.
  */
 public final class DiscoveredService implements McpEndpoints {
 
@@ -45,6 +47,8 @@ public final class DiscoveredService implements McpEndpoints {
 
 	private final Map<String, Boolean> refused = new ConcurrentHashMap<>();
 
+	private final Consumer<McpInstanceSkippedEvent> skipped;
+
 	private volatile List<URI> live = List.of();
 
 	private volatile @Nullable ProtocolMode protocol;
@@ -56,7 +60,18 @@ public final class DiscoveredService implements McpEndpoints {
 	 * @param serviceId the service id in the registry
 	 */
 	public DiscoveredService(String serviceId) {
+		this(serviceId, (event) -> {
+		});
+	}
+
+	/**
+	 * Creates the endpoints of one service, with no instance until the first refresh.
+	 * @param serviceId the service id in the registry
+	 * @param skipped hears each instance left out, once per instance and problem
+	 */
+	public DiscoveredService(String serviceId, Consumer<McpInstanceSkippedEvent> skipped) {
 		this.serviceId = serviceId;
+		this.skipped = skipped;
 	}
 
 	/**
@@ -121,7 +136,10 @@ public final class DiscoveredService implements McpEndpoints {
 				}
 			}
 		}
-		this.protocol = declared;
+		if (!endpoints.isEmpty()) {
+			// a service whose instances all left meanwhile keeps the era they declared
+			this.protocol = declared;
+		}
 		List<URI> next = List.copyOf(endpoints);
 		if (next.equals(this.live)) {
 			return false;
@@ -157,9 +175,17 @@ public final class DiscoveredService implements McpEndpoints {
 		catch (URISyntaxException | RuntimeException ex) {
 			why = "its endpoint is not a URL (" + ex.getMessage() + ")";
 		}
-		String key = instance.getInstanceId() + ": " + why;
+		String instanceId = String.valueOf(instance.getInstanceId());
+		String key = instanceId + ": " + why;
 		if (this.refused.size() < MAX_REMEMBERED_REFUSALS && this.refused.putIfAbsent(key, true) == null) {
-			logger.warn("[" + this.serviceId + "] instance " + instance.getInstanceId() + " is left out: " + why);
+			logger.warn("[" + this.serviceId + "] instance " + instanceId + " is left out: " + why);
+			try {
+				this.skipped.accept(new McpInstanceSkippedEvent(this.serviceId, instanceId, why));
+			}
+			catch (RuntimeException ex) {
+				// a listener's failure must not stop the other instances from being read
+				logger.warn("[" + this.serviceId + "] a listener of skipped instances failed", ex);
+			}
 		}
 		return null;
 	}

@@ -3,9 +3,11 @@ package dev.mcpx.autoconfigure.discovery;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -16,11 +18,14 @@ import org.springframework.cloud.client.discovery.event.HeartbeatEvent;
 import org.springframework.context.ApplicationListener;
 
 import dev.mcpx.autoconfigure.InvalidMcpxPropertyException;
+import dev.mcpx.autoconfigure.McpUpstreamRejectedEvent;
 import dev.mcpx.autoconfigure.McpUpstreamSettings;
 import dev.mcpx.autoconfigure.McpxProperties;
 import dev.mcpx.autoconfigure.McpxUpstreams;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClients;
+import dev.mcpx.client.ProtocolMode;
+import dev.mcpx.client.event.McpUpstreamChangedEvent.Cause;
 
 /**
  * Keeps one upstream per MCP service of the registry in {@link McpClients}: a service
@@ -34,6 +39,16 @@ import dev.mcpx.client.McpClients;
  * (docs/architecture.md, "Replicated upstreams"). A service found by its metadata whose last
  * instance left is removed (drained); a named service stays, and its calls fail with a typed
  * error while it has no live instance.
+ * <p>
+ * Which services are upstreams, and their settings, are {@link McpxUpstreams#discovery()}'s:
+ * a refresh of the configuration that touches {@code mcpx.discovery.*} binds them again and
+ * then calls {@link #configurationRefreshed()}, which adds the services named now, removes
+ * those no longer named, and replaces a discovered upstream whose settings changed. An
+ * instance whose endpoint cannot be made is left out with a WARN and an
+ * {@link McpInstanceSkippedEvent}; a service whose settings are invalid is refused alone, with
+ * a WARN and an {@link McpUpstreamRejectedEvent}. Every upstream added, replaced or removed here
+ * is an {@code McpUpstreamChangedEvent} of cause {@code DISCOVERY} (the registry) or
+ * {@code REFRESH} (the configuration).
  */
 public final class McpxDiscovery implements ApplicationListener<HeartbeatEvent>, AutoCloseable {
 
@@ -41,15 +56,15 @@ public final class McpxDiscovery implements ApplicationListener<HeartbeatEvent>,
 
 	private final DiscoveryClient discoveryClient;
 
-	private final McpxProperties.Discovery properties;
-
 	private final McpxUpstreams upstreams;
 
 	private final BiFunction<McpUpstreamSettings, DiscoveredService, McpClient> clients;
 
 	private final McpClients registry;
 
-	private final Map<String, DiscoveredService> services = new ConcurrentHashMap<>();
+	private final Consumer<Object> events;
+
+	private final Map<String, Known> services = new ConcurrentHashMap<>();
 
 	private final Set<String> refused = ConcurrentHashMap.newKeySet();
 
@@ -58,18 +73,21 @@ public final class McpxDiscovery implements ApplicationListener<HeartbeatEvent>,
 	/**
 	 * Creates the discovery of MCP upstreams; nothing is read before {@link #refresh()}.
 	 * @param discoveryClient the application's discovery client
-	 * @param properties {@code mcpx.discovery}
-	 * @param upstreams resolves a discovered upstream's settings
+	 * @param upstreams the settings in force: which services are MCP upstreams
+	 * ({@link McpxUpstreams#discovery()}), and each one's resolved settings
 	 * @param clients builds the client of a discovered upstream over its service's instances
 	 * @param registry where the upstreams are added and removed
+	 * @param events where an {@link McpInstanceSkippedEvent} and an {@link McpUpstreamRejectedEvent}
+	 * are published (the application's event publisher)
 	 */
-	public McpxDiscovery(DiscoveryClient discoveryClient, McpxProperties.Discovery properties, McpxUpstreams upstreams,
-			BiFunction<McpUpstreamSettings, DiscoveredService, McpClient> clients, McpClients registry) {
+	public McpxDiscovery(DiscoveryClient discoveryClient, McpxUpstreams upstreams,
+			BiFunction<McpUpstreamSettings, DiscoveredService, McpClient> clients, McpClients registry,
+			Consumer<Object> events) {
 		this.discoveryClient = discoveryClient;
-		this.properties = properties;
 		this.upstreams = upstreams;
 		this.clients = clients;
 		this.registry = registry;
+		this.events = events;
 	}
 
 	@Override
@@ -79,23 +97,48 @@ public final class McpxDiscovery implements ApplicationListener<HeartbeatEvent>,
 
 	/**
 	 * Reads the registry: updates the live instances of every known service, adds the
-	 * upstreams of services that became MCP services, and removes those found by metadata
-	 * that have no instance left. A registry that cannot be read leaves everything as it was.
+	 * upstreams of services that became MCP services, and removes those that are no longer
+	 * (found by metadata with no instance left, or no longer named). A registry that cannot
+	 * be read leaves everything as it was.
 	 */
-	public synchronized void refresh() {
+	public void refresh() {
+		refresh(Cause.DISCOVERY);
+	}
+
+	/**
+	 * Applies the discovery settings as a refresh of the configuration left them: services
+	 * named now become upstreams, services no longer named (nor found by metadata) leave, and
+	 * a discovered upstream whose settings changed is replaced (its old client drains); one
+	 * whose settings are unchanged keeps its client and its session.
+	 */
+	public void configurationRefreshed() {
+		refresh(Cause.REFRESH);
+	}
+
+	private synchronized void refresh(Cause cause) {
 		if (this.closed) {
 			return;
 		}
-		Set<String> named = new LinkedHashSet<>(this.properties.getServiceIds());
-		named.addAll(this.properties.getServices().keySet());
+		if (cause == Cause.REFRESH) {
+			this.refused.clear(); // what is still refused under the new settings is said again
+		}
+		McpxProperties.Discovery properties = this.upstreams.discovery();
+		Set<String> named = new LinkedHashSet<>();
+		boolean byMetadata = properties.isEnabled() && properties.isByMetadata();
+		if (properties.isEnabled()) {
+			named.addAll(properties.getServiceIds());
+			named.addAll(properties.getServices().keySet());
+		}
 		Set<String> candidates = new LinkedHashSet<>(named);
 		try {
-			if (this.properties.isByMetadata()) {
+			if (byMetadata) {
 				candidates.addAll(this.discoveryClient.getServices());
 			}
 			candidates.addAll(this.services.keySet());
 			for (String serviceId : candidates) {
-				refresh(serviceId, named.contains(serviceId), this.discoveryClient.getInstances(serviceId));
+				List<ServiceInstance> instances = this.discoveryClient.getInstances(serviceId);
+				boolean wanted = named.contains(serviceId) || (byMetadata && declaresMcp(instances));
+				refresh(serviceId, wanted, instances, cause);
 			}
 		}
 		catch (RuntimeException ex) {
@@ -104,19 +147,29 @@ public final class McpxDiscovery implements ApplicationListener<HeartbeatEvent>,
 		}
 	}
 
-	private void refresh(String serviceId, boolean named, List<ServiceInstance> instances) {
-		DiscoveredService known = this.services.get(serviceId);
-		if (!named && !declaresMcp(instances)) {
+	private void refresh(String serviceId, boolean wanted, List<ServiceInstance> instances, Cause cause) {
+		Known known = this.services.get(serviceId);
+		if (known != null && this.registry.find(serviceId).orElse(null) != known.client()) {
+			// an upstream of that name was configured meanwhile (a refresh), which wins
+			this.services.remove(serviceId);
+			known = null;
+		}
+		if (!wanted) {
 			if (known != null) {
 				this.services.remove(serviceId);
-				logger.info("[" + serviceId + "] no MCP instance is left in the registry; the upstream is removed");
-				this.registry.remove(serviceId);
+				logger.info("[" + serviceId + "] " + ((cause == Cause.REFRESH) ? "no longer an MCP service in "
+						+ "mcpx.discovery" : "no MCP instance is left in the registry") + "; the upstream is removed");
+				this.registry.remove(serviceId, cause);
 			}
+			this.refused.remove(serviceId);
 			return;
 		}
 		if (known != null) {
-			if (known.refresh(instances) && logger.isDebugEnabled()) {
-				logger.debug("[" + serviceId + "] instances now " + known);
+			if (known.service().refresh(instances) && logger.isDebugEnabled()) {
+				logger.debug("[" + serviceId + "] instances now " + known.service());
+			}
+			if (cause == Cause.REFRESH) {
+				replaceIfChanged(known);
 			}
 			return;
 		}
@@ -127,22 +180,80 @@ public final class McpxDiscovery implements ApplicationListener<HeartbeatEvent>,
 			}
 			return;
 		}
-		DiscoveredService service = new DiscoveredService(serviceId);
+		DiscoveredService service = new DiscoveredService(serviceId, this.events::accept);
 		service.refresh(instances);
-		McpClient client;
-		try {
-			client = this.clients.apply(this.upstreams.discovered(serviceId, service.protocol()), service);
-		}
-		catch (InvalidMcpxPropertyException | IllegalArgumentException ex) {
-			if (this.refused.add(serviceId)) {
-				logger.warn("[" + serviceId + "] the discovered service is not added: " + ex.getMessage());
-			}
+		ProtocolMode declared = service.protocol();
+		McpUpstreamSettings settings = resolve(serviceId, declared);
+		if (settings == null) {
 			return;
 		}
-		this.services.put(serviceId, service);
+		McpClient client = build(settings, service);
+		if (client == null) {
+			return;
+		}
 		this.refused.remove(serviceId);
-		this.registry.add(client);
-		logger.info("[" + serviceId + "] discovered: " + service);
+		if (this.registry.add(client, cause) == client) {
+			this.services.put(serviceId, new Known(service, declared, settings, client));
+			logger.info("[" + serviceId + "] discovered: " + service);
+		}
+	}
+
+	/**
+	 * Replaces the client of a discovered upstream whose settings changed in the configuration;
+	 * resolved with the era its instances declared when it was built, so that only a change of
+	 * the properties counts.
+	 */
+	private void replaceIfChanged(Known known) {
+		String serviceId = known.service().serviceId();
+		McpUpstreamSettings settings = resolve(serviceId, known.declared());
+		if (settings == null || settings.equals(known.settings())) {
+			return; // refused (it keeps its client), or unchanged: its client, and its session, stay
+		}
+		McpClient client = build(settings, known.service());
+		if (client == null) {
+			return;
+		}
+		if (this.registry.add(client, Cause.REFRESH) == client) {
+			this.services.put(serviceId, new Known(known.service(), known.declared(), settings, client));
+			logger.info("[" + serviceId + "] replaced: its settings changed");
+		}
+		else {
+			this.services.remove(serviceId);
+		}
+	}
+
+	/** The service's settings, or none when a property is refused (WARN and an event, once). */
+	private @Nullable McpUpstreamSettings resolve(String serviceId, @Nullable ProtocolMode declared) {
+		try {
+			return this.upstreams.discovered(serviceId, declared);
+		}
+		catch (InvalidMcpxPropertyException ex) {
+			refuse(serviceId, ex.property(), ex.problem());
+			return null;
+		}
+	}
+
+	private @Nullable McpClient build(McpUpstreamSettings settings, DiscoveredService service) {
+		String serviceId = service.serviceId();
+		try {
+			return this.clients.apply(settings, service);
+		}
+		catch (InvalidMcpxPropertyException ex) {
+			refuse(serviceId, ex.property(), ex.problem());
+		}
+		catch (IllegalArgumentException ex) {
+			refuse(serviceId, "mcpx.discovery.services." + serviceId,
+					Objects.requireNonNullElse(ex.getMessage(), "it is not valid"));
+		}
+		return null;
+	}
+
+	private void refuse(String serviceId, String property, String problem) {
+		if (this.refused.add(serviceId)) {
+			logger.warn("[" + serviceId + "] the discovered service is not added: the property '" + property
+					+ "' is invalid: " + problem);
+			this.events.accept(new McpUpstreamRejectedEvent(serviceId, property, problem));
+		}
 	}
 
 	/** Whether any instance declares itself an MCP server in its metadata. */
@@ -163,13 +274,22 @@ public final class McpxDiscovery implements ApplicationListener<HeartbeatEvent>,
 	 * @return its instances, or {@code null} when it is not a discovered upstream
 	 */
 	public @Nullable DiscoveredService service(String serviceId) {
-		return this.services.get(serviceId);
+		Known known = this.services.get(serviceId);
+		return (known != null) ? known.service() : null;
 	}
 
 	/** Stops following the registry; the upstreams close with the registry of clients. */
 	@Override
 	public synchronized void close() {
 		this.closed = true;
+	}
+
+	/**
+	 * A discovered upstream: its instances, the era they declared and the settings its client
+	 * was built with, and that client.
+	 */
+	private record Known(DiscoveredService service, @Nullable ProtocolMode declared, McpUpstreamSettings settings,
+			McpClient client) {
 	}
 
 }

@@ -8,11 +8,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.cloud.client.ServiceInstance;
 import org.springframework.cloud.client.discovery.DiscoveryClient;
 import org.springframework.cloud.client.loadbalancer.LoadBalancerClient;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 
 import dev.mcpx.autoconfigure.McpClientConfigurer;
 import dev.mcpx.autoconfigure.McpxAutoConfiguration;
-import dev.mcpx.autoconfigure.McpxProperties;
 import dev.mcpx.autoconfigure.McpxUpstreams;
 import dev.mcpx.client.McpClients;
 
@@ -32,18 +32,20 @@ public final class McpxDiscoveryAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	McpxDiscovery mcpxDiscovery(DiscoveryClient discoveryClient, McpxProperties properties, McpxUpstreams upstreams,
-			McpClientConfigurer configurer, McpClients clients, ObjectProvider<LoadBalancerClient> loadBalancer) {
+	McpxDiscovery mcpxDiscovery(DiscoveryClient discoveryClient, McpxUpstreams upstreams,
+			McpClientConfigurer configurer, McpClients clients, ObjectProvider<LoadBalancerClient> loadBalancer,
+			ApplicationEventPublisher events) {
 		LoadBalancerClient balancer = loadBalancer.getIfAvailable();
-		McpxDiscovery discovery = new McpxDiscovery(discoveryClient, properties.getDiscovery(), upstreams,
-				(settings, service) -> {
-					if (balancer != null) {
-						service.chooseWith((serviceId) -> balancer.choose(serviceId));
-					}
-					return configurer.builder(settings, service).build();
-				}, clients);
+		McpxDiscovery discovery = new McpxDiscovery(discoveryClient, upstreams, (settings, service) -> {
+			if (balancer != null) {
+				service.chooseWith((serviceId) -> balancer.choose(serviceId));
+			}
+			return configurer.builder(settings, service).build();
+		}, clients, events::publishEvent);
 		// the services named are upstreams from the start; instances arrive with the registry's refreshes
 		discovery.refresh();
+		// a refresh of the configuration may name other services, or give them other settings
+		upstreams.onRefresh(discovery::configurationRefreshed);
 		return discovery;
 	}
 

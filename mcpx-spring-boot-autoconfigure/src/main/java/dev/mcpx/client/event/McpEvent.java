@@ -1,12 +1,12 @@
 package dev.mcpx.client.event;
 
 /**
- * Something an {@code McpClient} did that an operator may want to know. Events are
- * immutable and carry no secret: no session id in full, no header value.
+ * Something an {@code McpClient}, or the live set of them, did that an operator may want to
+ * know. Events are immutable and carry no secret: no session id in full, no header value.
  */
 public sealed interface McpEvent permits McpSessionExpiredEvent, McpSessionRecoveredEvent, McpRecoveryFailedEvent,
 		McpRequestReissuedEvent, McpReissueRefusedEvent, McpEraDetectedEvent, McpCatalogueInvalidatedEvent, McpStreamResumedEvent,
-		McpStreamNotResumableEvent, McpTaskCompletedEvent {
+		McpStreamNotResumableEvent, McpTaskCompletedEvent, McpUpstreamChangedEvent {
 
 	/**
 	 * The upstream the event is about.

@@ -71,10 +71,32 @@ class McpxHealthProbeTest {
 		assertThat(outcome.failure()).isNotNull();
 	}
 
+	@Test
+	void aPoolSizedAtStartFollowsTheLiveSetSoAnUpstreamAddedLaterIsNotQueuedBehindAHungOne() {
+		McpClient hung = client(() -> await(this.release));
+		McpClient added = client("added", () -> {
+		});
+		assertThat(this.probe.ping(hung)).isEqualTo(McpxHealthProbe.Outcome.TIMED_OUT);
+		// sized for the one upstream of startup: the added upstream's ping waits behind the hung one
+		assertThat(this.probe.ping(added)).isEqualTo(McpxHealthProbe.Outcome.TIMED_OUT);
+
+		this.probe.fit(2);
+
+		assertThat(this.probe.ping(added)).isEqualTo(McpxHealthProbe.Outcome.ANSWERED);
+		assertThat(this.pings).as("the hung ping, and the added upstream's one, run once").hasValue(2);
+		this.probe.fit(1);
+		this.release.countDown();
+		assertThat(this.probe.ping(hung)).isEqualTo(McpxHealthProbe.Outcome.ANSWERED);
+	}
+
 	private McpClient client(Runnable ping) {
+		return client("slow", ping);
+	}
+
+	private McpClient client(String name, Runnable ping) {
 		return (McpClient) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { McpClient.class },
 				(proxy, method, args) -> switch (method.getName()) {
-					case "name" -> "slow";
+					case "name" -> name;
 					case "ping" -> {
 						this.pings.incrementAndGet();
 						ping.run();

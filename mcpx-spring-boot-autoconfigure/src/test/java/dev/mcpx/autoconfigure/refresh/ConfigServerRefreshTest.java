@@ -32,6 +32,7 @@ import dev.mcpx.autoconfigure.McpUpstreamRejectedEvent;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClients;
 import dev.mcpx.client.error.McpClientClosedException;
+import dev.mcpx.client.event.McpUpstreamChangedEvent;
 import dev.mcpx.testsupport.JavaSdkServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -58,6 +59,8 @@ class ConfigServerRefreshTest {
 	private final JavaSdkServer arriving = JavaSdkServer.start();
 
 	private final List<McpUpstreamRejectedEvent> rejected = new CopyOnWriteArrayList<>();
+
+	private final List<McpUpstreamChangedEvent> changed = new CopyOnWriteArrayList<>();
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
@@ -94,6 +97,10 @@ class ConfigServerRefreshTest {
 				if (event instanceof PayloadApplicationEvent<?> payload
 						&& payload.getPayload() instanceof McpUpstreamRejectedEvent rejection) {
 					this.rejected.add(rejection);
+				}
+				if (event instanceof PayloadApplicationEvent<?> payload
+						&& payload.getPayload() instanceof McpUpstreamChangedEvent change) {
+					this.changed.add(change);
 				}
 			})
 			// on the command line, where an application would set it
@@ -190,6 +197,9 @@ class ConfigServerRefreshTest {
 			assertThat(event.property()).isEqualTo("mcpx.clients.broken.url");
 		});
 		assertThat(clients.names()).containsExactlyInAnyOrder("stable", "changing", "arriving");
+		// each change an application event, saying it came from the refresh
+		assertThat(this.changed).extracting((e) -> e.upstream() + ":" + e.change() + ":" + e.cause())
+			.containsExactly("changing:REPLACED:REFRESH", "arriving:ADDED:REFRESH", "leaving:REMOVED:REFRESH");
 	}
 
 	@Test
@@ -221,6 +231,9 @@ class ConfigServerRefreshTest {
 		assertThat(this.changing.initializeCount()).isEqualTo(1);
 		assertThat(this.changing.executions("echo")).isEqualTo(2);
 		assertThat(clients.names()).containsExactly("stable", "changing", "leaving");
+		// stable's settings changed too: replaced; changing was refused, and changed nothing
+		assertThat(this.changed).extracting((e) -> e.upstream() + ":" + e.change() + ":" + e.cause())
+			.containsExactly("stable:REPLACED:REFRESH");
 	}
 
 	private HttpResponse<String> refresh() throws IOException, InterruptedException {
