@@ -193,10 +193,11 @@ def main():
         many["retained_bytes_per_configured_upstream"] = idle[200]["retained_bytes_per_configured_upstream"]
         many["first_call_p50_us"] = idle[200]["first_call_p50_us"]
         many["second_call_p50_us"] = idle[200]["second_call_p50_us"]
-        many["first_call_floor_p50_us"] = idle[200].get("first_call_floor_p50_us")
-        many["first_call_paired_p50_us"] = idle[200].get("first_call_paired_p50_us")
-        latest["first_call_multiple_of_floor"] = {"legacy": idle[200].get("first_call_multiple_of_floor"),
-                                                  "modern": None}
+        latest["first_call_multiple_of_floor"] = {}
+        for era in ("legacy", "modern"):
+            many["first_call_floor_p50_us_" + era] = idle[200].get("first_call_floor_p50_us_" + era)
+            many["first_call_paired_p50_us_" + era] = idle[200].get("first_call_paired_p50_us_" + era)
+            latest["first_call_multiple_of_floor"][era] = idle[200].get("first_call_multiple_of_floor_" + era)
         many["jdk_http_clients_built_for_200"] = idle[200]["jdk_http_clients_built"]
         many["detail"] = idle
     churn = lines(os.path.join(args.raw, "many-churn.jsonl"))
@@ -247,8 +248,9 @@ def main():
            lambda v: v <= 16 * 1024)
     target("start with 200 upstreams within 1.1x of none, less Boot's binding of mcpx.*",
            many.get("start_ratio_200_vs_0_less_binding"), 1.1, lambda v: v <= 1.1)
-    target("first call within 1.15x its floor (legacy era)",
-           (latest.get("first_call_multiple_of_floor") or {}).get("legacy"), 1.15, lambda v: v <= 1.15)
+    for era in ("legacy", "modern"):
+        target(f"first call within 1.15x its floor ({era} era)",
+               (latest.get("first_call_multiple_of_floor") or {}).get(era), 1.15, lambda v: v <= 1.15)
     vt = latest["virtual_threads"] or {}
     target("no carrier pinning on virtual threads (jdk.VirtualThreadPinned)",
            vt.get("pinned_events"), 0, lambda v: v == 0)
@@ -273,7 +275,8 @@ def main():
     record["on_sdk_server.ratio_p50_vs_raw"] = on_sdk.get("ratio_p50_vs_raw")
     record["many_upstreams.start_ratio_200_vs_0"] = many.get("start_ratio_200_vs_0")
     record["many_upstreams.start_ratio_200_vs_0_less_binding"] = many.get("start_ratio_200_vs_0_less_binding")
-    record["first_call_multiple_of_floor.legacy"] = (latest.get("first_call_multiple_of_floor") or {}).get("legacy")
+    for era in ("legacy", "modern"):
+        record["first_call_multiple_of_floor." + era] = (latest.get("first_call_multiple_of_floor") or {}).get(era)
     record["virtual_threads.ratio_throughput_vs_raw"] = vt.get("ratio_throughput_vs_raw")
     record["stdio.ratio_p50_vs_raw_pipe"] = stdio.get("ratio_p50_vs_raw_pipe")
     record["stdio.ratio_throughput_vs_raw_pipe"] = stdio.get("ratio_throughput_vs_raw_pipe")
@@ -286,7 +289,7 @@ def main():
                                  "virtual_threads.ratio_throughput_vs_raw", "stdio.ratio_p50_vs_raw_pipe",
                                  "stdio.ratio_throughput_vs_raw_pipe",
                                  "many_upstreams.start_ratio_200_vs_0_less_binding",
-                                 "first_call_multiple_of_floor.legacy"]:
+                                 "first_call_multiple_of_floor.legacy", "first_call_multiple_of_floor.modern"]:
             values = [r.get(key) for r in same if r.get(key) is not None]
             if len(values) >= 2:
                 agreement[key] = {"runs": values,
@@ -325,8 +328,8 @@ def main():
               f"{many.get('retained_bytes_per_configured_upstream')} B); first call p50 {many.get('first_call_p50_us')} us")
         print(f"  start less Boot's binding of mcpx.*: {many.get('start_ratio_200_vs_0_less_binding')} "
               f"(binding {many.get('mcpx_binding_ms_200')} ms with 200); first call vs its floor "
-              f"{(latest.get('first_call_multiple_of_floor') or {}).get('legacy')} (floor p50 "
-              f"{many.get('first_call_floor_p50_us')} us, paired first call {many.get('first_call_paired_p50_us')} us)")
+              f"{latest.get('first_call_multiple_of_floor')} (floor p50 legacy "
+              f"{many.get('first_call_floor_p50_us_legacy')} us, modern {many.get('first_call_floor_p50_us_modern')} us)")
     if stdio:
         print(f"stdio: p50 mcpx {(stdio.get('mcpx') or {}).get('p50_us')} us, raw pipe "
               f"{(stdio.get('raw') or {}).get('p50_us')} us, SDK {(stdio.get('sdk') or {}).get('p50_us')} us; "

@@ -215,32 +215,35 @@ public final class ManyUpstreams {
 	 */
 	private static void firstCallAgainstFloor(McpClients clients, int n, String[] ports, Map<String, Object> out)
 			throws Exception {
-		long[] first = new long[n];
-		long[] floor = new long[n];
-		double[] ratios = new double[n];
-		try (FirstCallFloor raw = new FirstCallFloor()) {
-			for (int i = 0; i < n; i++) {
-				URI url = URI.create("http://127.0.0.1:" + ports[i % ports.length] + FixedUpstream.PATH);
-				McpClient client = clients.add("first" + i, url, (builder) -> builder.protocol(ProtocolMode.LEGACY));
-				if (i % 2 == 1) {
-					floor[i] = raw.firstCall(url);
+		for (ProtocolMode era : List.of(ProtocolMode.LEGACY, ProtocolMode.MODERN)) {
+			String key = era.name().toLowerCase(java.util.Locale.ROOT);
+			long[] first = new long[n];
+			long[] floor = new long[n];
+			double[] ratios = new double[n];
+			try (FirstCallFloor raw = new FirstCallFloor()) {
+				for (int i = 0; i < n; i++) {
+					URI url = URI.create("http://127.0.0.1:" + ports[i % ports.length] + FixedUpstream.PATH);
+					McpClient client = clients.add(key + i, url, (builder) -> builder.protocol(era));
+					if (i % 2 == 1) {
+						floor[i] = (era == ProtocolMode.LEGACY) ? raw.firstCall(url) : raw.modernFirstCall(url);
+					}
+					long t0 = System.nanoTime();
+					client.callTool(Upstream.TOOL, Contender.ARGUMENTS);
+					first[i] = System.nanoTime() - t0;
+					if (i % 2 == 0) {
+						floor[i] = (era == ProtocolMode.LEGACY) ? raw.firstCall(url) : raw.modernFirstCall(url);
+					}
+					ratios[i] = (double) first[i] / floor[i];
 				}
-				long t0 = System.nanoTime();
-				client.callTool(Upstream.TOOL, Contender.ARGUMENTS);
-				first[i] = System.nanoTime() - t0;
-				if (i % 2 == 0) {
-					floor[i] = raw.firstCall(url);
-				}
-				ratios[i] = (double) first[i] / floor[i];
 			}
+			for (int i = 0; i < n; i++) {
+				clients.remove(key + i);
+			}
+			Arrays.sort(ratios);
+			out.put("first_call_paired_p50_us_" + key, p50(first));
+			out.put("first_call_floor_p50_us_" + key, p50(floor));
+			out.put("first_call_multiple_of_floor_" + key, Measurements.round(ratios[(n - 1) / 2], 3));
 		}
-		for (int i = 0; i < n; i++) {
-			clients.remove("first" + i);
-		}
-		Arrays.sort(ratios);
-		out.put("first_call_paired_p50_us", p50(first));
-		out.put("first_call_floor_p50_us", p50(floor));
-		out.put("first_call_multiple_of_floor", Measurements.round(ratios[(n - 1) / 2], 3));
 	}
 
 	/** Each upstream's first call, then each one's second, in nanoseconds. */
