@@ -21,7 +21,6 @@ import dev.mcpx.client.internal.task.TaskFollower;
 import dev.mcpx.client.internal.task.TaskState;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.McpTaskStatus;
-import dev.mcpx.client.model.ProtocolEra;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -88,7 +87,7 @@ final class TaskJournal {
 		TaskState state = task.last();
 		SessionState session = task.session();
 		McpTaskRecord row = McpTaskRecord
-			.created(this.upstream, state.taskId(), task.tool(), ProtocolEra.LEGACY, state.status(),
+			.created(this.upstream, state.taskId(), task.tool(), task.era(), state.status(),
 					McpTaskRecord.argumentsHash(this.jsonRpc.mapper().writeValueAsString(arguments)), now,
 					journal.owner(), now.plus(journal.lease()))
 			.withTiming(state.ttl(), state.pollInterval())
