@@ -6,7 +6,7 @@ package dev.mcpx.client.event;
  */
 public sealed interface McpEvent permits McpSessionExpiredEvent, McpSessionRecoveredEvent, McpRecoveryFailedEvent,
 		McpRequestReissuedEvent, McpReissueRefusedEvent, McpEraDetectedEvent, McpCatalogueInvalidatedEvent, McpStreamResumedEvent,
-		McpStreamNotResumableEvent, McpTaskCompletedEvent, McpUpstreamChangedEvent {
+		McpStreamNotResumableEvent, McpTaskCompletedEvent, McpUpstreamChangedEvent, McpUserEvent {
 
 	/**
 	 * The upstream the event is about.
