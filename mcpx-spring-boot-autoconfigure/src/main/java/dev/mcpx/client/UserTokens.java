@@ -3,6 +3,7 @@ package dev.mcpx.client;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
@@ -189,6 +190,17 @@ final class UserTokens implements UserCalls {
 		@Override
 		public CallToolResult await(Duration timeout) {
 			return asUser(this.user, McpMethods.TASKS_RESULT, () -> this.task.await(timeout));
+		}
+
+		/**
+		 * Refused: the shared polling threads carry no user, so they could not poll with this
+		 * user's token; {@link #await(Duration)} polls on the calling thread, as the user.
+		 */
+		@Override
+		public CompletableFuture<CallToolResult> awaitAsync(Duration timeout) {
+			return CompletableFuture.failedFuture(new McpException(UserTokens.this.upstream, "awaitAsync is not "
+					+ "available for a task of an upstream that acts for each user in the modern era: its polling "
+					+ "threads carry no user's token; await it on the user's thread", null));
 		}
 
 		@Override
