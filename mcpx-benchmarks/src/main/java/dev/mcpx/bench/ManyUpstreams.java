@@ -23,6 +23,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.InstantiationAwareBeanPostProcessor;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -101,24 +102,24 @@ public final class ManyUpstreams {
 	}
 
 	/**
-	 * Boot binds a {@code @ConfigurationProperties} bean in a post-processor ordered just after
-	 * the highest precedence ({@code ConfigurationPropertiesBindingPostProcessor}): this one
-	 * runs before it, and an unordered one after it, so the time between the two is the binding
-	 * (and the few other prioritized post-processors, which do little with these beans).
+	 * From just before one of mcpx's {@code @ConfigurationProperties} beans is instantiated (the
+	 * earliest post-processor callback) to just after Boot's binding post-processor has run
+	 * (an unordered post-processor's callback before initialization): the bean's creation and its
+	 * binding, wherever Boot does it (an instance supplier or its post-processor).
 	 */
-	static final class BindingStart implements BeanPostProcessor, PriorityOrdered {
+	static final class BindingStart implements InstantiationAwareBeanPostProcessor, PriorityOrdered {
 
 		static final Map<String, Long> started = new HashMap<>();
 
 		static long nanos;
 
 		@Override
-		public Object postProcessBeforeInitialization(Object bean, String beanName) {
-			Class<?> type = bean.getClass();
-			if (type.getName().startsWith("dev.mcpx.") && type.isAnnotationPresent(ConfigurationProperties.class)) {
+		public @Nullable Object postProcessBeforeInstantiation(Class<?> beanClass, String beanName) {
+			if (beanClass.getName().startsWith("dev.mcpx.")
+					&& beanClass.isAnnotationPresent(ConfigurationProperties.class)) {
 				started.put(beanName, System.nanoTime());
 			}
-			return bean;
+			return null;
 		}
 
 		@Override
