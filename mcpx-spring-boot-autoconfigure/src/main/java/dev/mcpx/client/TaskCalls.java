@@ -158,7 +158,7 @@ final class TaskCalls {
 		this.follower.refresh(task, requestTimeout);
 		// its row, if any, is its resumer's (the journal's claim), not written again here
 		return new FollowedMcpTask(this.upstream, task, this.follower, this.jsonRpc, requestTimeout,
-				this.journal.none());
+				this.journal.none(task));
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.mcpx.client.event.McpTaskResumedEvent;
 import dev.mcpx.client.internal.session.SessionState;
 import dev.mcpx.client.model.ProtocolEra;
 import tools.jackson.databind.JsonNode;
@@ -16,7 +17,9 @@ import tools.jackson.databind.JsonNode;
  * handle: polls go to it while it lives, and to the new session, once, after it expired. A
  * 2026-07-28 task belongs to no session; the answers given to its input requests are kept with
  * it, so that each is asked of the application once (tasks extension §Task Update Requests:
- * keys are unique over the task's lifetime).
+ * keys are unique over the task's lifetime). What broke its following since the server last
+ * answered about it is kept until told ({@link #resumedAfter()}), so that its resumption is
+ * reported once.
  */
 public final class FollowedTask {
 
@@ -27,6 +30,8 @@ public final class FollowedTask {
 	private volatile @Nullable SessionState session;
 
 	private volatile TaskState last;
+
+	private volatile McpTaskResumedEvent.@Nullable Cause broken;
 
 	private volatile boolean cancelAsked;
 
@@ -97,6 +102,28 @@ public final class FollowedTask {
 	 */
 	public TaskState last() {
 		return this.last;
+	}
+
+	/**
+	 * What broke the task's following before the server's last answer about it, told once.
+	 * @return the cause, or {@code null} when nothing broke since it was last told
+	 */
+	public McpTaskResumedEvent.@Nullable Cause resumedAfter() {
+		synchronized (this) {
+			McpTaskResumedEvent.Cause cause = this.broken;
+			this.broken = null;
+			return cause;
+		}
+	}
+
+	/** A request about the task failed, after which it is asked about again. */
+	void broken(McpTaskResumedEvent.Cause cause) {
+		synchronized (this) {
+			// a new session or process says more than a lost answer in it
+			if (this.broken == null || this.broken == McpTaskResumedEvent.Cause.STREAM_LOST) {
+				this.broken = cause;
+			}
+		}
 	}
 
 	/**

@@ -225,6 +225,7 @@ public final class TaskFollower {
 			}
 			logger.debug("[" + this.upstream + "] polling task " + task.taskId() + " failed, polling again: "
 					+ ex.getMessage());
+			task.broken(TaskRequests.brokenBy(ex));
 			return new Poll(null, ex);
 		}
 	}

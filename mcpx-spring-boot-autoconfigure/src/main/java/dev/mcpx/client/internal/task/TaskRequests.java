@@ -17,11 +17,13 @@ import dev.mcpx.client.error.McpStreamLostException;
 import dev.mcpx.client.error.McpTaskLostException;
 import dev.mcpx.client.error.McpTimeoutException;
 import dev.mcpx.client.error.McpTransportException;
+import dev.mcpx.client.event.McpTaskResumedEvent;
 import dev.mcpx.client.internal.protocol.JsonRpc;
 import dev.mcpx.client.internal.protocol.McpMethods;
 import dev.mcpx.client.internal.recovery.RequestExecutor;
 import dev.mcpx.client.internal.session.McpRequest;
 import dev.mcpx.client.internal.session.SessionState;
+import dev.mcpx.client.internal.transport.stdio.ChannelClosedException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -125,6 +127,7 @@ final class TaskRequests {
 						+ "once in session generation " + next.generation());
 				JsonNode answer = this.executor.execute(request, next);
 				task.movedTo(next);
+				task.broken(brokenBy(expired));
 				return answer;
 			}
 		}
@@ -147,6 +150,20 @@ final class TaskRequests {
 				|| ex instanceof McpTransportException || ex instanceof McpRecoveryFailedException
 				|| ex instanceof McpSessionExpiredException
 				|| (ex instanceof McpHttpStatusException status && status.status() >= 500);
+	}
+
+	/** What a failure after which the task is asked about again broke: its session, its process, or an answer. */
+	static McpTaskResumedEvent.Cause brokenBy(McpException ex) {
+		if (!(ex instanceof McpSessionExpiredException)) {
+			return McpTaskResumedEvent.Cause.STREAM_LOST;
+		}
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof ChannelClosedException) {
+				// 2026-07-28 basic/transports/stdio §Unexpected Termination: the process's exit ended the session
+				return McpTaskResumedEvent.Cause.PROCESS_RESTARTED;
+			}
+		}
+		return McpTaskResumedEvent.Cause.SESSION_EXPIRED;
 	}
 
 	static Duration positive(Duration timeout) {
