@@ -207,6 +207,7 @@ def main():
     latest["many_upstreams"] = many
     latest["virtual_threads"] = load(os.path.join(args.raw, "vthreads.json"))
     latest["stdio"] = load(os.path.join(args.raw, "stdio.json"))
+    latest["tasks"] = load(os.path.join(args.raw, "tasks.json"))
     # Spring AI (SpringAiCallbackBenchmark, JMH): mcpx's ToolCallback, McpClient.callTool, and
     # Spring AI's own SyncMcpToolCallback over the SDK client, on the fixed upstream
     spring_ai = {}
@@ -336,6 +337,14 @@ def main():
               f"ratio p50 {stdio.get('ratio_p50_vs_raw_pipe')} (rounds {stdio.get('ratio_p50_vs_raw_pipe_per_round')}), "
               f"throughput {stdio.get('ratio_throughput_vs_raw_pipe')} "
               f"(rounds {stdio.get('ratio_throughput_vs_raw_pipe_per_round')})")
+    tasks = latest.get("tasks") or {}
+    if tasks:
+        print(f"tasks: a task-backed call p50 {tasks.get('task_p50_us')} us against {tasks.get('direct_p50_us')} us "
+              f"answered directly (+{tasks.get('task_overhead_p50_ms')} ms, the poll floor; rounds "
+              f"{tasks.get('ratio_p50_task_vs_direct_per_round')}), caller CPU per poll "
+              f"{tasks.get('caller_cpu_us_per_poll')} us; {tasks.get('in_flight')} tasks in flight: "
+              f"{tasks.get('in_flight_client_threads_added')} threads added ({tasks.get('in_flight_polling_threads')} "
+              f"polling), {tasks.get('in_flight_heap_kb_per_task')} KB heap per task")
     if vt:
         print(f"virtual threads (Java {vt.get('java')}, {vt.get('callers')} callers): {json.dumps(vt)}")
     print("\nverdict:")
