@@ -33,7 +33,7 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>
  * Run it with {@code ./mvnw -pl mcpx-sample-app -am spring-boot:run
  * -Dspring-boot.run.main-class=dev.mcpx.sample.tasks.ReportUpstream -Dspring-boot.run.arguments=8091}
- * (DEMO.md, "A task that outlives the application").
+ * (mcpx-sample-app/DEMO.md, "A task that outlives the application").
  */
 public final class ReportUpstream implements AutoCloseable {
 
