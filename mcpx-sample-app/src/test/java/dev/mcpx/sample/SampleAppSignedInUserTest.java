@@ -97,6 +97,12 @@ class SampleAppSignedInUserTest {
 			.isEqualTo(Map.of("alice", perUser, "bob", perUser));
 		// each user's token was exchanged once, for a token that served all of that user's calls
 		assertThat(seen.path("tokensExchanged").asInt() - exchangedBefore).as("token exchanges").isEqualTo(2);
+		HttpResponse<String> health = app
+			.send(HttpRequest.newBuilder(app.uri("/actuator/health/mcpx/secure-user")).GET().build());
+		JsonNode details = json.readTree(health.body()).path("details");
+		assertThat(details.path("userSessions").asInt()).as("users with a session of their own: %s", details)
+			.isEqualTo(2);
+		assertThat(health.body()).doesNotContain("alice", "bob", tokens.get("alice"), tokens.get("bob"));
 	}
 
 	@Test
