@@ -7,7 +7,7 @@ package dev.mcpx.client.event;
 public sealed interface McpEvent permits McpSessionExpiredEvent, McpSessionRecoveredEvent, McpRecoveryFailedEvent,
 		McpRequestReissuedEvent, McpReissueRefusedEvent, McpEraDetectedEvent, McpCatalogueInvalidatedEvent, McpStreamResumedEvent,
 		McpStreamNotResumableEvent, McpTaskCreatedEvent, McpTaskResumedEvent, McpTaskCompletedEvent,
-		McpUpstreamChangedEvent {
+		McpUpstreamChangedEvent, McpUserEvent {
 
 	/**
 	 * The upstream the event is about.

@@ -24,6 +24,7 @@ import org.jspecify.annotations.Nullable;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -74,6 +75,9 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 
 	static final List<String> USERS = List.of("alice", "bob", "carol");
 
+	/** Which era's MCP server runs at {@code /mcp}: {@code legacy} or {@code modern}. */
+	private static final String ERA = "test.mcp.era";
+
 	private final SpringAuthorizationServer server;
 
 	private final Counters counters;
@@ -89,8 +93,22 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 	 * @return the running servers
 	 */
 	static UserAuthorizationServerApp start(Duration exchangedTokenLifetime) {
+		return start(exchangedTokenLifetime, "legacy");
+	}
+
+	/**
+	 * Starts the servers with a modern-era (2026-07-28) MCP server at {@code /mcp} in place of
+	 * the Java SDK's legacy one ({@link ModernWhoamiServer}).
+	 * @param exchangedTokenLifetime the lifetime of tokens the application obtains by exchange
+	 * @return the running servers
+	 */
+	static UserAuthorizationServerApp startModern(Duration exchangedTokenLifetime) {
+		return start(exchangedTokenLifetime, "modern");
+	}
+
+	private static UserAuthorizationServerApp start(Duration exchangedTokenLifetime, String era) {
 		// a listen stream still open must not hold the shutdown for its grace period
-		Map<String, Object> properties = new HashMap<>(Map.of("server.shutdown", "immediate"));
+		Map<String, Object> properties = new HashMap<>(Map.of("server.shutdown", "immediate", ERA, era));
 		SpringAuthorizationServer.client(properties, "app", CLIENT_ID, CLIENT_SECRET,
 				"client_credentials,urn:ietf:params:oauth:grant-type:token-exchange", exchangedTokenLifetime);
 		for (String user : USERS) {
@@ -210,6 +228,13 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 		/** Per subject: the distinct tokens the MCP endpoint accepted for it. */
 		final Map<String, Set<String>> acceptedTokens = new ConcurrentHashMap<>();
 
+		/** The modern server's requests, by {@code "<method> <subject>"}. */
+		final ConcurrentHashMap<String, AtomicInteger> requests = new ConcurrentHashMap<>();
+
+		int requests(String method, String subject) {
+			return ModernWhoamiServer.count(this.requests, method, subject);
+		}
+
 		int executions(String subject) {
 			AtomicInteger count = this.executions.get(subject);
 			return (count != null) ? count.get() : 0;
@@ -314,6 +339,13 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 		}
 
 		@Bean
+		@ConditionalOnProperty(name = ERA, havingValue = "modern")
+		ServletRegistrationBean<ModernWhoamiServer> modernMcpServlet(Counters counters) {
+			return new ServletRegistrationBean<>(new ModernWhoamiServer(counters), "/mcp");
+		}
+
+		@Bean
+		@ConditionalOnProperty(name = ERA, havingValue = "legacy")
 		HttpServletStreamableServerTransportProvider mcpTransport() {
 			return HttpServletStreamableServerTransportProvider.builder()
 				.mcpEndpoint("/mcp")
@@ -324,6 +356,7 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 		}
 
 		@Bean(destroyMethod = "close")
+		@ConditionalOnProperty(name = ERA, havingValue = "legacy")
 		McpSyncServer mcpServer(HttpServletStreamableServerTransportProvider transport, Counters counters) {
 			Tool whoami = Tool.builder()
 				.name("whoami")
@@ -351,6 +384,7 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 		}
 
 		@Bean
+		@ConditionalOnProperty(name = ERA, havingValue = "legacy")
 		ServletRegistrationBean<HttpServletStreamableServerTransportProvider> mcpServlet(
 				HttpServletStreamableServerTransportProvider transport) {
 			ServletRegistrationBean<HttpServletStreamableServerTransportProvider> registration = new ServletRegistrationBean<>(
