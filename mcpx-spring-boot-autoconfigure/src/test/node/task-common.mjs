@@ -274,14 +274,14 @@ export class TaskBook {
 	}
 
 	/** Moves a task that is not terminal to cancelled, and stops its work. */
-	cancel(taskId) {
+	cancel(taskId, statusMessage = 'Cancelled by request') {
 		const task = this.get(taskId);
 		if (!task || TERMINAL.has(task.status)) {
 			return false;
 		}
 		this.stopTimer(taskId);
 		task.status = 'cancelled';
-		task.statusMessage = 'Cancelled by request';
+		task.statusMessage = statusMessage;
 		this.touch(task);
 		return true;
 	}
@@ -459,6 +459,8 @@ export class RequestCuts {
  *   POST /admin/forget-tasks -> {"dropped": n}: forgets every task (a server that lost them); the
  *                               file store too. Executions stay counted
  *   POST /admin/finish       {"taskId": "<id>"} -> {"finished": bool}: ends a working task's work now
+ *   POST /admin/cancel       {"taskId": "<id>"} -> {"cancelled": bool}: the server cancels a task that
+ *                               has not ended, of its own accord (no tasks/cancel came)
  *   POST /admin/cut-request  {"method": "<json-rpc method>", "times": n, "taskId": "<id>"?} -> the
  *                               next n requests of that method (of that task, if given) are handled,
  *                               then their connection is dropped before any byte of the response
@@ -480,6 +482,10 @@ export async function handleTaskAdmin(req, res, url, { book, requestCuts }) {
 	else if (route === 'POST /admin/finish') {
 		const { taskId } = await body();
 		sendJson(res, 200, { ok: true, finished: book.finishNow(taskId) });
+	}
+	else if (route === 'POST /admin/cancel') {
+		const { taskId } = await body();
+		sendJson(res, 200, { ok: true, cancelled: book.cancel(taskId, 'Cancelled by the server') });
 	}
 	else if (route === 'POST /admin/cut-request') {
 		const { method, times, taskId } = await body();

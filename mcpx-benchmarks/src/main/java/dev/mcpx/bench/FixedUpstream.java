@@ -38,6 +38,11 @@ import org.jspecify.annotations.Nullable;
  * <li>no session id: 400; an unknown or forgotten one: 404 (as the official servers do);</li>
  * <li>GET: 405 (no listening stream); DELETE: 200 and the session is forgotten.</li>
  * </ul>
+ * The upstreams of {@link ManyUpstreams} (many ports, {@link #main}) also answer a 2026-07-28
+ * request (its {@code MCP-Protocol-Version} header), with no session: {@code server/discover},
+ * {@code tools/list} and {@code tools/call} with the same fixed results, for the modern era's
+ * first call; the call-path rounds' upstream stays legacy only, so that an mcpx client in
+ * {@code auto} mode there is measured in the legacy era as before.
  */
 final class FixedUpstream implements Upstream {
 
@@ -55,6 +60,13 @@ final class FixedUpstream implements Upstream {
 			+ "{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]},\"annotations\":{\"readOnlyHint\":true}}]}}");
 
 	private static final byte[] EMPTY_RESULT = ascii(",\"result\":{}}");
+
+	private static final String MODERN = "2026-07-28";
+
+	private static final byte[] DISCOVER_RESULT = ascii(",\"result\":{\"resultType\":\"complete\","
+			+ "\"supportedVersions\":[\"" + MODERN + "\"],\"capabilities\":{\"tools\":{}},\"ttlMs\":0,"
+			+ "\"cacheScope\":\"public\",\"_meta\":{\"io.modelcontextprotocol/serverInfo\":"
+			+ "{\"name\":\"fixed-upstream\",\"version\":\"1.0\"}}}}");
 
 	private static final byte[] UNKNOWN_METHOD = ascii(",\"error\":{\"code\":-32601,\"message\":\"Method not found\"}}");
 
@@ -88,7 +100,10 @@ final class FixedUpstream implements Upstream {
 
 	private final String url;
 
-	private FixedUpstream(int port, int threads) throws IOException {
+	private final boolean modern;
+
+	private FixedUpstream(int port, int threads, boolean modern) throws IOException {
+		this.modern = modern;
 		// Without it the JDK server leaves Nagle on, and small writes can wait for a delayed ACK.
 		System.setProperty("sun.net.httpserver.nodelay", "true");
 		// Its default of 200 idle connections closes the rest of a crowd of idle clients
@@ -116,8 +131,12 @@ final class FixedUpstream implements Upstream {
 	}
 
 	static FixedUpstream start(int port, int threads) {
+		return start(port, threads, false);
+	}
+
+	static FixedUpstream start(int port, int threads, boolean modern) {
 		try {
-			return new FixedUpstream(port, threads);
+			return new FixedUpstream(port, threads, modern);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -193,6 +212,18 @@ final class FixedUpstream implements Upstream {
 		byte[] body = exchange.getRequestBody().readAllBytes();
 		String method = stringValue(body, METHOD_KEY);
 		Headers responseHeaders = exchange.getResponseHeaders();
+		if (this.modern && MODERN.equals(exchange.getRequestHeaders().getFirst("MCP-Protocol-Version"))) {
+			// 2026-07-28: no session; every request stands alone
+			byte[] result = switch ((method != null) ? method : "") {
+				case "server/discover" -> DISCOVER_RESULT;
+				case "tools/call" -> CALL_RESULT;
+				case "tools/list" -> LIST_RESULT;
+				case "ping" -> EMPTY_RESULT;
+				default -> UNKNOWN_METHOD;
+			};
+			respond(exchange, 200, reply(idToken(body), result));
+			return;
+		}
 		if ("initialize".equals(method)) {
 			this.initializes.incrementAndGet();
 			String session = "s" + this.generation.get() + "-" + this.sessionCounter.incrementAndGet();
@@ -318,7 +349,7 @@ final class FixedUpstream implements Upstream {
 			List<FixedUpstream> upstreams = new ArrayList<>();
 			StringBuilder ports = new StringBuilder("PORTS");
 			for (int i = 0; i < Integer.parseInt(args[0]); i++) {
-				FixedUpstream upstream = start(0, 1);
+				FixedUpstream upstream = start(0, 1, true);
 				upstreams.add(upstream);
 				ports.append(' ').append(upstream.server.getAddress().getPort());
 			}

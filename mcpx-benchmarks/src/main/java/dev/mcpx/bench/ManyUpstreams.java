@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,9 +22,15 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.InstantiationAwareBeanPostProcessor;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.PriorityOrdered;
 
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClients;
@@ -71,6 +78,55 @@ public final class ManyUpstreams {
 	@EnableAutoConfiguration
 	static class Application {
 
+		/** Notes when Boot starts to bind one of mcpx's {@code @ConfigurationProperties} beans. */
+		@Bean
+		static BeanPostProcessor mcpxBindingStarts() {
+			return new BindingStart();
+		}
+
+		/** Adds up, when Boot has bound it, how long that took. */
+		@Bean
+		static BeanPostProcessor mcpxBindingEnds() {
+			return new BeanPostProcessor() {
+				@Override
+				public Object postProcessBeforeInitialization(Object bean, String beanName) {
+					Long started = BindingStart.started.remove(beanName);
+					if (started != null) {
+						BindingStart.nanos += System.nanoTime() - started;
+					}
+					return bean;
+				}
+			};
+		}
+
+	}
+
+	/**
+	 * From just before one of mcpx's {@code @ConfigurationProperties} beans is instantiated (the
+	 * earliest post-processor callback) to just after Boot's binding post-processor has run
+	 * (an unordered post-processor's callback before initialization): the bean's creation and its
+	 * binding, wherever Boot does it (an instance supplier or its post-processor).
+	 */
+	static final class BindingStart implements InstantiationAwareBeanPostProcessor, PriorityOrdered {
+
+		static final Map<String, Long> started = new HashMap<>();
+
+		static long nanos;
+
+		@Override
+		public @Nullable Object postProcessBeforeInstantiation(Class<?> beanClass, String beanName) {
+			if (beanClass.getName().startsWith("dev.mcpx.")
+					&& beanClass.isAnnotationPresent(ConfigurationProperties.class)) {
+				started.put(beanName, System.nanoTime());
+			}
+			return null;
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.HIGHEST_PRECEDENCE;
+		}
+
 	}
 
 	public static void main(String[] args) throws Exception {
@@ -83,6 +139,7 @@ public final class ManyUpstreams {
 			long t0 = System.nanoTime();
 			try (ConfigurableApplicationContext context = start(urls(n, null))) {
 				out.put("start_ms", Measurements.round((System.nanoTime() - t0) / 1e6, 1));
+				out.put("mcpx_binding_ms", Measurements.round(BindingStart.nanos / 1e6, 1));
 				out.put("mcp_clients", context.getBean(McpClients.class).names().size());
 			}
 		}
@@ -145,7 +202,48 @@ public final class ManyUpstreams {
 				out.put("threads_after_release", newThreads(before));
 				out.put("thread_names_after_release", threadNames());
 				out.put("retained_bytes_per_idle_upstream", (heapIdle - heapEmpty - application) / n);
+				// last, so that nothing of the floor's own client is counted above
+				firstCallAgainstFloor(clients, n, ports, out);
 			}
+		}
+	}
+
+	/**
+	 * Each of N new upstreams' first call against its floor ({@link FirstCallFloor}), in
+	 * pairs: upstream i is added and called, and the floor's exchanges are made raw against
+	 * the same port, in turn first and second, so that neither gains from going later; the
+	 * ratio is taken per pair, and its median reported.
+	 */
+	private static void firstCallAgainstFloor(McpClients clients, int n, String[] ports, Map<String, Object> out)
+			throws Exception {
+		for (ProtocolMode era : List.of(ProtocolMode.LEGACY, ProtocolMode.MODERN)) {
+			String key = era.name().toLowerCase(java.util.Locale.ROOT);
+			long[] first = new long[n];
+			long[] floor = new long[n];
+			double[] ratios = new double[n];
+			try (FirstCallFloor raw = new FirstCallFloor()) {
+				for (int i = 0; i < n; i++) {
+					URI url = URI.create("http://127.0.0.1:" + ports[i % ports.length] + FixedUpstream.PATH);
+					McpClient client = clients.add(key + i, url, (builder) -> builder.protocol(era));
+					if (i % 2 == 1) {
+						floor[i] = (era == ProtocolMode.LEGACY) ? raw.firstCall(url) : raw.modernFirstCall(url);
+					}
+					long t0 = System.nanoTime();
+					client.callTool(Upstream.TOOL, Contender.ARGUMENTS);
+					first[i] = System.nanoTime() - t0;
+					if (i % 2 == 0) {
+						floor[i] = (era == ProtocolMode.LEGACY) ? raw.firstCall(url) : raw.modernFirstCall(url);
+					}
+					ratios[i] = (double) first[i] / floor[i];
+				}
+			}
+			for (int i = 0; i < n; i++) {
+				clients.remove(key + i);
+			}
+			Arrays.sort(ratios);
+			out.put("first_call_paired_p50_us_" + key, p50(first));
+			out.put("first_call_floor_p50_us_" + key, p50(floor));
+			out.put("first_call_multiple_of_floor_" + key, Measurements.round(ratios[(n - 1) / 2], 3));
 		}
 	}
 

@@ -25,6 +25,7 @@ import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.client.RestClient;
 
+import dev.mcpx.autoconfigure.tasks.McpTaskJournalMonitor;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientBuilder;
 import dev.mcpx.client.McpClients;
@@ -79,7 +80,8 @@ public final class McpxAutoConfiguration {
 			ObjectProvider<HttpClientSettings> httpClientSettings, ObjectProvider<JsonMapper> jsonMapper,
 			ObjectProvider<ReplayGate> replayGate, ObjectProvider<McpCredentialsProvider> credentials,
 			ObjectProvider<McpInputHandler> inputHandler, ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<McpTaskStore> taskStore, ApplicationEventPublisher eventPublisher) {
+			ObjectProvider<McpTaskStore> taskStore, ObjectProvider<McpTaskJournalMonitor> taskJournalMonitor,
+			ApplicationEventPublisher eventPublisher) {
 		List<McpClientCustomizer> ordered = new ArrayList<>();
 		// Recovery events become application events, for @EventListener methods.
 		ordered.add((name, builder) -> builder.eventListener(eventPublisher::publishEvent));
@@ -89,8 +91,12 @@ public final class McpxAutoConfiguration {
 		observationRegistry
 			.ifAvailable((registry) -> ordered.add((name, builder) -> builder.observationRegistry(registry)));
 		credentials.ifAvailable((provider) -> ordered.add((name, builder) -> builder.credentials(provider.credentials(name))));
-		// The task journal is asked for when a client is built, after every auto-configuration ran.
-		ordered.add((name, builder) -> taskStore.ifAvailable(builder::taskStore));
+		// The task journal is asked for when a client is built, after every auto-configuration ran; its
+		// writes are watched, for the journal's health.
+		ordered.add((name, builder) -> taskStore.ifAvailable((store) -> {
+			McpTaskJournalMonitor monitor = taskJournalMonitor.getIfAvailable();
+			builder.taskStore((monitor != null) ? monitor.watch(store) : store);
+		}));
 		customizers.orderedStream().forEach(ordered::add);
 		ClientHttpRequestFactoryBuilder<?> factoryBuilder = requestFactoryBuilder
 			.getIfAvailable(ClientHttpRequestFactoryBuilder::detect);

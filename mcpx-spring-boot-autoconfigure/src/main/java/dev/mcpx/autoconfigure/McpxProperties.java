@@ -755,6 +755,22 @@ public class McpxProperties {
 		public void setAugment(@Nullable TaskAugmentation augment) {
 			this.augment = augment;
 		}
+
+		/**
+		 * Whether 2026-07-28 requests declare the tasks extension (io.modelcontextprotocol/tasks),
+		 * so that the server may answer a tool call with a task, which the client then follows to
+		 * its result; false: no task, and a tool the server runs only as a task is refused by it.
+		 * Default true.
+		 */
+		private @Nullable Boolean enabled;
+
+		public @Nullable Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(@Nullable Boolean enabled) {
+			this.enabled = enabled;
+		}
 	}
 
 }

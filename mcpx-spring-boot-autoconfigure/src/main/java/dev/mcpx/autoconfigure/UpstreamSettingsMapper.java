@@ -248,6 +248,8 @@ final class UpstreamSettingsMapper {
 			.to(policy::resumptionAttempts);
 		map.from(pick.<Boolean>value("recovery.trust-annotations", (s) -> s.getRecovery().getTrustAnnotations()))
 			.to(policy::trustAnnotations);
+		// tasks are the protocol's own recovery of a lost answer: the policy holds whether the server may make one
+		map.from(pick.<Boolean>value("tasks.enabled", (s) -> s.getTasks().getEnabled())).to(policy::taskExtension);
 		Map<String, ToolReplay> tools = new LinkedHashMap<>();
 		pick.under().forEach((layer) -> tools.putAll(layer.getRecovery().getTools()));
 		tools.putAll(pick.own().getRecovery().getTools());

@@ -14,6 +14,7 @@ import org.springframework.http.HttpHeaders;
 
 import dev.mcpx.client.error.McpAuthChallenge;
 import dev.mcpx.client.error.McpAuthenticationException;
+import dev.mcpx.client.event.McpEventListener;
 import dev.mcpx.client.internal.assembly.ClientAssembly;
 import dev.mcpx.client.internal.assembly.ClientSettings;
 import dev.mcpx.client.internal.assembly.ClientSettings.RestClientOf;
@@ -80,28 +81,39 @@ final class BuilderSettings {
 
 	/**
 	 * Assembles a client from what the builder holds now ({@code docs/architecture.md},
-	 * "Assembly"): one client, or for a per-user upstream one client per user, each from the
-	 * same settled settings with that user's credentials ("Per-user upstreams").
+	 * "Assembly"): one client, or for a per-user upstream what {@link PerUserClients}
+	 * assembles from the same settled settings ("Per-user upstreams").
 	 */
 	static McpClient assemble(BuilderState b) {
 		McpUserIdentity identity = b.userIdentity;
 		if (identity == null) {
 			return new DefaultMcpClient(ClientAssembly.assemble(of(b, b.credentials)), b.taskStore);
 		}
-		ClientSettings shared = of(b, null);
-		URI resource = Objects.requireNonNull(b.url, "url");
-		McpTaskStore store = b.taskStore;
-		UserSessionPool pool = new UserSessionPool(b.name, b.maxUserSessions, b.userSessionIdleTimeout, b.clock,
-				(user) -> new DefaultMcpClient(
-						ClientAssembly.assemble(forUser(shared, identity.credentials(user), resource)), store));
-		return new PerUserMcpClient(b.name, shared.wire().shown(), identity, pool);
+		return PerUserClients.assemble(b, of(b, null), identity);
 	}
 
 	/**
 	 * The settings of one user's client of a per-user upstream: the shared ones, with that
-	 * user's credentials on every message and refreshed after a refusal.
+	 * user's credentials on every message and refreshed after a refusal, and the application's
+	 * listeners as the user's events reach them.
 	 */
-	private static ClientSettings forUser(ClientSettings shared, McpCredentials credentials, URI resource) {
+	static ClientSettings forUser(ClientSettings shared, McpCredentials credentials, URI resource,
+			List<McpEventListener> listeners) {
+		return withCredentials(shared, credentials, resource, listeners, shared.listenForChanges());
+	}
+
+	/**
+	 * The settings of the one client of a per-user upstream in the modern era: the shared
+	 * ones, with credentials that are the calling user's on each call, and no listen stream
+	 * (it would carry one user's token for every user's notifications).
+	 */
+	static ClientSettings sharedByUsers(ClientSettings shared, McpCredentials callersCredentials, URI resource,
+			List<McpEventListener> listeners) {
+		return withCredentials(shared, callersCredentials, resource, listeners, false);
+	}
+
+	private static ClientSettings withCredentials(ClientSettings shared, McpCredentials credentials, URI resource,
+			List<McpEventListener> listeners, boolean listenForChanges) {
 		ClientSettings.Wire wire;
 		if (shared.wire() instanceof ClientSettings.Replicas replicas) {
 			Consumer<HttpHeaders> headers = replicas.headers();
@@ -122,8 +134,8 @@ final class BuilderSettings {
 				shared.requestTimeout(), shared.handshakeTimeout(), shared.maxMessageBytes(), shared.era(),
 				shared.recoveryPolicy(), shared.replayGate(), shared.taskAugmentation(),
 				credentialsRefresh(credentials, resource),
-				shared.eventListeners(), shared.notificationListener(), shared.inputAnswers(),
-				shared.inputHandlerTimeout(), shared.serverLogLevel(), shared.catalogueTtl(), shared.listenForChanges(),
+				listeners, shared.notificationListener(), shared.inputAnswers(),
+				shared.inputHandlerTimeout(), shared.serverLogLevel(), shared.catalogueTtl(), listenForChanges,
 				shared.keepaliveInterval(), shared.observationRegistry(), shared.clock());
 	}
 

@@ -110,6 +110,9 @@ final class DefaultMcpClient implements McpClient {
 	/** Whether the client declared roots, so that it may announce their change. */
 	private final boolean declaresRoots;
 
+	/** Whether every user's calls go through this client: then only public listings are cached. */
+	private volatile boolean sharedByUsers;
+
 	DefaultMcpClient(ClientParts parts, @Nullable McpTaskStore taskStore) {
 		ClientSettings settings = parts.settings();
 		this.name = settings.name();
@@ -371,8 +374,16 @@ final class DefaultMcpClient implements McpClient {
 
 	/** A page's freshness, as its era gives it; absent for the catalogue's default. */
 	private @Nullable Duration pageTtl(JsonNode page) {
+		if (this.sharedByUsers && !"public".equals(page.path("cacheScope").asString(""))) {
+			return Duration.ZERO; // 2026-07-28 server/utilities/caching §Cache Scope: "private" is per user
+		}
 		SessionState state = this.session.current();
 		return (state != null) ? this.session.traits(state).freshness(page) : null;
+	}
+
+	/** Every user's calls go through this client from now on ({@link UserTokens}). */
+	void shareAmongUsers() {
+		this.sharedByUsers = true;
 	}
 
 	private JsonNode send(String method, @Nullable JsonNode params, @Nullable String toolName) {

@@ -62,6 +62,11 @@ final class DirectMcpTask implements McpTask {
 	}
 
 	@Override
+	public java.util.concurrent.CompletableFuture<CallToolResult> awaitAsync(Duration timeout) {
+		return java.util.concurrent.CompletableFuture.completedFuture(this.result);
+	}
+
+	@Override
 	public boolean cancel() {
 		return false;
 	}

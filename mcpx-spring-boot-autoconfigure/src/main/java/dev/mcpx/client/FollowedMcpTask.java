@@ -1,6 +1,7 @@
 package dev.mcpx.client;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
@@ -13,14 +14,17 @@ import dev.mcpx.client.internal.protocol.JsonRpc;
 import dev.mcpx.client.internal.protocol.ResultMapper;
 import dev.mcpx.client.internal.session.SessionState;
 import dev.mcpx.client.internal.task.FollowedTask;
+import dev.mcpx.client.internal.task.TaskBounds;
 import dev.mcpx.client.internal.task.TaskFollower;
+import dev.mcpx.client.internal.task.TaskPolling;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.McpTaskStatus;
 import tools.jackson.databind.JsonNode;
 
 /**
  * An {@link McpTask} the server created: followed by its id through the client's
- * {@link TaskFollower}, in the thread that asks. Its outcome, once known, is kept: a result, or
+ * {@link TaskFollower}, in the thread that asks, or on the shared {@link TaskPolling} threads for
+ * {@link #awaitAsync(Duration)}. Its outcome, once known, is kept: a result, or
  * the failure that ended it (a lost task, the call's own JSON-RPC error).
  */
 final class FollowedMcpTask implements McpTask {
@@ -108,30 +112,77 @@ final class FollowedMcpTask implements McpTask {
 				throw ended;
 			}
 			try {
-				JsonNode outcome = this.follower.follow(this.task, TaskFollower.Bounds.startingNow(timeout, timeout, false),
+				return succeeded(this.follower.follow(this.task, TaskBounds.startingNow(timeout, timeout, false),
 						this.journal.listening((state) -> {
-						}));
-				CallToolResult mapped = ResultMapper.callToolResult(outcome);
-				this.result = mapped;
-				this.journal.ended(TaskJournal.endedWith(this.task.last(), mapped), this.task.last().statusMessage(),
-						mapped, null);
-				return mapped;
+						})));
 			}
 			catch (McpTimeoutException | McpCancelledException ex) {
 				throw ex; // the task runs on; it may be awaited again
 			}
 			catch (McpException ex) {
-				this.failure = ex;
-				McpTaskStatus endedWith = TaskJournal.endedBy(this.task.last(), ex);
-				if (endedWith != null) {
-					this.journal.ended(endedWith, this.task.last().statusMessage(), null, ex);
-				}
-				throw ex;
+				throw failed(ex);
 			}
 		}
 		finally {
 			this.awaiting.unlock();
 		}
+	}
+
+	@Override
+	public CompletableFuture<CallToolResult> awaitAsync(Duration timeout) {
+		if (timeout == null || timeout.isZero() || timeout.isNegative()) {
+			throw new IllegalArgumentException("The timeout of awaitAsync must be positive, was " + timeout);
+		}
+		CallToolResult known = this.result;
+		if (known != null) {
+			return CompletableFuture.completedFuture(known);
+		}
+		McpException ended = this.failure;
+		if (ended != null) {
+			return CompletableFuture.failedFuture(ended);
+		}
+		CompletableFuture<CallToolResult> mapped = new CompletableFuture<>();
+		CompletableFuture<JsonNode> following = TaskPolling.shared()
+			.follow(this.follower, this.task, TaskBounds.startingNow(timeout, timeout, false), this.journal.listening((state) -> {
+			}));
+		following.whenComplete((outcome, failure) -> {
+			try {
+				if (outcome != null) {
+					mapped.complete(succeeded(outcome));
+				}
+				else if (failure instanceof McpTimeoutException || !(failure instanceof McpException)) {
+					mapped.completeExceptionally(failure); // the task runs on
+				}
+				else {
+					mapped.completeExceptionally(failed((McpException) failure));
+				}
+			}
+			catch (RuntimeException ex) {
+				mapped.completeExceptionally(ex);
+			}
+		});
+		// cancelling the caller's future stops the following; the task keeps running
+		mapped.whenComplete((outcome, failure) -> following.cancel(false));
+		return mapped;
+	}
+
+	/** The task's outcome, kept and written once. */
+	private CallToolResult succeeded(JsonNode outcome) {
+		CallToolResult mapped = ResultMapper.callToolResult(outcome);
+		this.result = mapped;
+		this.journal.ended(TaskJournal.endedWith(this.task.last(), mapped), this.task.last().statusMessage(), mapped,
+				null);
+		return mapped;
+	}
+
+	/** The failure that ended the task, kept and written once when the task ended by it. */
+	private McpException failed(McpException ex) {
+		this.failure = ex;
+		McpTaskStatus endedWith = TaskJournal.endedBy(this.task.last(), ex);
+		if (endedWith != null) {
+			this.journal.ended(endedWith, this.task.last().statusMessage(), null, ex);
+		}
+		return ex;
 	}
 
 	@Override

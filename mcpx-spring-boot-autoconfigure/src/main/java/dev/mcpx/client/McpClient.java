@@ -106,7 +106,8 @@ public interface McpClient extends AutoCloseable {
 	/**
 	 * Starts a tool call that may outlive the caller's wait: as a task whenever the tool supports
 	 * one (2025-11-25 basic/utilities/tasks: {@code execution.taskSupport} {@code optional} or
-	 * {@code required}, on a server that offers task-augmented tool calls). Returns once the
+	 * {@code required}, on a server that offers task-augmented tool calls); in the 2026-07-28 era
+	 * the server decides, under the tasks extension every request declares. Returns once the
 	 * server has created the task; a call the server answers directly gives a task already
 	 * completed. Once the task id is known, the call is never sent again.
 	 * @param name the tool name
@@ -119,7 +120,8 @@ public interface McpClient extends AutoCloseable {
 	 * Takes up a task by its reference (from this client, another client of the same upstream,
 	 * or another process): asks the server for its state once, in the session the task is bound
 	 * to, without an {@code initialize} when that is not this client's session; after that
-	 * session expired, once in a new session.
+	 * session expired, once in a new session. A task bound to no session (a 2026-07-28 task) is
+	 * asked in the era the upstream speaks.
 	 * @param reference the task, as {@link McpTask#reference()} gave it
 	 * @return the task
 	 * @throws IllegalArgumentException for a task of another upstream, or a call that was

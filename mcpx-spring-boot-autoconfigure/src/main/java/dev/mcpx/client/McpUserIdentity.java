@@ -31,4 +31,15 @@ public interface McpUserIdentity {
 	 */
 	McpCredentials credentials(String user);
 
+	/**
+	 * The user's identifier in the events of their calls, which are then published as
+	 * {@link dev.mcpx.client.event.McpUserEvent}. By default there is none, and events name
+	 * no user. An identifier must never be the user's name, nor reveal it: a salted hash.
+	 * @param user the key {@link #currentUser()} returned
+	 * @return the identifier, or {@code null} for events that name no user
+	 */
+	default @Nullable String eventId(String user) {
+		return null;
+	}
+
 }

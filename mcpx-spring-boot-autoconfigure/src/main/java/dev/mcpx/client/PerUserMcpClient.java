@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -28,12 +29,13 @@ import dev.mcpx.client.model.Tool;
 
 /**
  * The {@link McpClient} of an upstream that acts for each user
- * ({@link McpClientBuilder#userIdentity(McpUserIdentity)}): every call goes through the
- * calling thread's user's own client, with that user's credentials and, in the legacy era,
- * that user's session, since a server binds a session to the identity that opened it
- * (2025-11-25 basic/authorization §Token Handling: tokens are not passed through). A call
- * without a user is refused before anything is sent ({@link McpNoUserException}); it never
- * goes out as the application.
+ * ({@link McpClientBuilder#userIdentity(McpUserIdentity)}): every call goes out with the
+ * calling thread's user's credentials and, in the legacy era, that user's session, since a
+ * server binds a session to the identity that opened it (2025-11-25 basic/authorization
+ * §Token Handling: tokens are not passed through); how is {@link UserCalls}' (a client per
+ * user, or one client carrying each user's token in the modern era). A call without a user is
+ * refused before anything is sent ({@link McpNoUserException}); it never goes out as the
+ * application.
  * <p>
  * What it shows of itself never names a user: its status counts the users' sessions and sums
  * their outcomes; its catalogue drops every user's listings and shows none.
@@ -46,7 +48,7 @@ final class PerUserMcpClient implements McpClient {
 
 	private final McpUserIdentity identity;
 
-	private final UserSessionPool pool;
+	private final UserCalls users;
 
 	private final McpCatalogue catalogue;
 
@@ -55,32 +57,41 @@ final class PerUserMcpClient implements McpClient {
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
-	PerUserMcpClient(String name, String shownUrl, McpUserIdentity identity, UserSessionPool pool) {
+	PerUserMcpClient(String name, String shownUrl, McpUserIdentity identity, UserCalls users) {
 		this.name = name;
 		this.shownUrl = shownUrl;
 		this.identity = identity;
-		this.pool = pool;
+		this.users = users;
 		this.catalogue = new McpCatalogue(() -> {
 			List<McpCatalogue> catalogues = new ArrayList<>();
-			pool.clients().forEach((client) -> catalogues.add(client.catalogue()));
+			users.clients().forEach((client) -> catalogues.add(client.catalogue()));
 			return catalogues;
 		});
 	}
 
-	/** Runs one call on the calling thread's user's client. */
+	/** Runs one call for the calling thread's user. */
 	private <T> T forUser(String method, Function<McpClient, T> call) {
+		return forUser(method, (user, client) -> call.apply(client));
+	}
+
+	private <T> T forUser(String method, BiFunction<String, McpClient, T> call) {
+		String user = user(method);
+		UserCalls.Hold hold = this.users.hold(user, method);
+		try {
+			this.lastUsed.set(hold.client());
+			return call.apply(user, hold.client());
+		}
+		finally {
+			hold.release().run();
+		}
+	}
+
+	private String user(String method) {
 		String user = this.identity.currentUser();
 		if (user == null) {
 			throw new McpNoUserException(this.name, method);
 		}
-		UserSessionPool.Member member = this.pool.acquire(user, method);
-		try {
-			this.lastUsed.set(member.client);
-			return call.apply(member.client);
-		}
-		finally {
-			member.release();
-		}
+		return user;
 	}
 
 	@Override
@@ -110,12 +121,12 @@ final class PerUserMcpClient implements McpClient {
 	 */
 	@Override
 	public McpTask startTool(String name, Map<String, ?> arguments) {
-		return forUser("tools/call", (client) -> client.startTool(name, arguments));
+		return forUser("tools/call", (user, client) -> this.users.task(user, client.startTool(name, arguments)));
 	}
 
 	@Override
 	public McpTask resumeTask(McpTaskReference reference) {
-		return forUser("tasks/get", (client) -> client.resumeTask(reference));
+		return forUser("tasks/get", (user, client) -> this.users.task(user, client.resumeTask(reference)));
 	}
 
 	@Override
@@ -149,17 +160,14 @@ final class PerUserMcpClient implements McpClient {
 	 */
 	@Override
 	public McpSubscription subscribe(String uri, Consumer<McpResourceUpdate> onUpdate) {
-		String user = this.identity.currentUser();
-		if (user == null) {
-			throw new McpNoUserException(this.name, "resources/subscribe");
-		}
-		UserSessionPool.Member member = this.pool.acquire(user, "resources/subscribe");
+		String user = user("resources/subscribe");
+		UserCalls.Hold hold = this.users.hold(user, "resources/subscribe");
 		McpSubscription subscription;
 		try {
-			subscription = member.client.subscribe(uri, onUpdate);
+			subscription = hold.client().subscribe(uri, onUpdate);
 		}
 		catch (RuntimeException ex) {
-			member.release();
+			hold.release().run();
 			throw ex;
 		}
 		AtomicBoolean ended = new AtomicBoolean();
@@ -177,7 +185,7 @@ final class PerUserMcpClient implements McpClient {
 						subscription.close();
 					}
 					finally {
-						member.release();
+						hold.release().run();
 					}
 				}
 			}
@@ -194,7 +202,7 @@ final class PerUserMcpClient implements McpClient {
 	/** Every user's session hears of the change: each declared the same roots. */
 	@Override
 	public void rootsChanged() {
-		this.pool.clients().forEach(McpClient::rootsChanged);
+		this.users.clients().forEach(McpClient::rootsChanged);
 	}
 
 	@Override
@@ -236,7 +244,7 @@ final class PerUserMcpClient implements McpClient {
 	@Override
 	public McpClientStatus status() {
 		List<McpClientStatus> users = new ArrayList<>();
-		this.pool.clients().forEach((client) -> users.add(client.status()));
+		this.users.clients().forEach((client) -> users.add(client.status()));
 		McpClient last = this.lastUsed.get();
 		McpClientStatus shown = (last != null) ? last.status() : null;
 		McpClientStatus failed = users.stream()
@@ -252,13 +260,13 @@ final class PerUserMcpClient implements McpClient {
 				users.stream().map(McpClientStatus::lastSuccessAt).filter((at) -> at != null).max(Comparator.naturalOrder()).orElse(null),
 				(failed != null) ? failed.lastFailureAt() : null, (failed != null) ? failed.lastError() : null,
 				(failed != null) ? failed.lastErrorType() : null, (shown != null) ? shown.consecutiveFailures() : 0,
-				null, this.pool.counts());
+				null, this.users.counts());
 	}
 
 	@Override
 	public void close() {
 		if (this.closed.compareAndSet(false, true)) {
-			this.pool.close();
+			this.users.close();
 		}
 	}
 

@@ -15,6 +15,7 @@ import dev.mcpx.client.internal.session.ProtocolSession;
 import dev.mcpx.client.internal.session.SessionState;
 import dev.mcpx.client.internal.task.FollowedTask;
 import dev.mcpx.client.internal.task.TaskAugment;
+import dev.mcpx.client.internal.task.TaskBounds;
 import dev.mcpx.client.internal.task.TaskFollower;
 import dev.mcpx.client.internal.task.TaskState;
 import dev.mcpx.client.model.CallToolResult;
@@ -87,12 +88,12 @@ final class TaskCalls {
 		if (created == null) {
 			return result;
 		}
-		FollowedTask task = new FollowedTask(tool, this.session.current(), created);
+		FollowedTask task = followed(tool, result, created);
 		logger.debug("[" + this.upstream + "] tool '" + tool + "' became task " + created.taskId());
 		TaskJournal.Entry row = this.journal.opened(task, params.path("arguments"));
 		try {
 			JsonNode outcome = this.follower.follow(task,
-					new TaskFollower.Bounds(timeout, maxTotal, started + maxTotal.toNanos(), !leaveRunning),
+					new TaskBounds(timeout, maxTotal, started + maxTotal.toNanos(), !leaveRunning),
 					row.listening(statusReporter(onProgress)));
 			CallToolResult mapped = ResultMapper.callToolResult(outcome);
 			row.ended(TaskJournal.endedWith(task.last(), mapped), task.last().statusMessage(), mapped, null);
@@ -126,7 +127,7 @@ final class TaskCalls {
 		if (created == null) {
 			return new DirectMcpTask(this.upstream, tool, ResultMapper.callToolResult(result));
 		}
-		FollowedTask task = new FollowedTask(tool, this.session.current(), created);
+		FollowedTask task = followed(tool, result, created);
 		return new FollowedMcpTask(this.upstream, task, this.follower, this.jsonRpc, requestTimeout,
 				this.journal.opened(task, params.path("arguments")));
 	}
@@ -149,12 +150,24 @@ final class TaskCalls {
 			throw new IllegalArgumentException("Tool '" + reference.tool() + "' was answered directly (task "
 					+ reference.taskId() + " is the client's own id): there is nothing to resume");
 		}
-		FollowedTask task = new FollowedTask(reference.tool(), boundSession(reference),
+		SessionState bound = boundSession(reference);
+		// a reference bound to no session: a task of the era the upstream speaks now
+		ProtocolEra era = (bound != null) ? ProtocolEra.LEGACY : this.executor.connect().era();
+		FollowedTask task = new FollowedTask(reference.tool(), era, bound,
 				new TaskState(reference.taskId(), McpTaskStatus.WORKING, null, null, null));
 		this.follower.refresh(task, requestTimeout);
 		// its row, if any, is its resumer's (the journal's claim), not written again here
 		return new FollowedMcpTask(this.upstream, task, this.follower, this.jsonRpc, requestTimeout,
-				this.journal.none());
+				this.journal.none(task));
+	}
+
+	/**
+	 * The handle of a task just created: a 2026-07-28 task belongs to no session (2026-07-28
+	 * basic: the era has none); a 2025-11-25 one to the session its answer came in.
+	 */
+	private FollowedTask followed(String tool, JsonNode result, TaskState created) {
+		return TaskAugment.isExtensionTask(result) ? new FollowedTask(tool, ProtocolEra.MODERN, null, created)
+				: new FollowedTask(tool, ProtocolEra.LEGACY, this.session.current(), created);
 	}
 
 	/**

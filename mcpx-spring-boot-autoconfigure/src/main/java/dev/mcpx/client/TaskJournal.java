@@ -13,6 +13,8 @@ import org.jspecify.annotations.Nullable;
 import dev.mcpx.client.error.McpException;
 import dev.mcpx.client.error.McpTaskLostException;
 import dev.mcpx.client.event.McpTaskCompletedEvent;
+import dev.mcpx.client.event.McpTaskCreatedEvent;
+import dev.mcpx.client.event.McpTaskResumedEvent;
 import dev.mcpx.client.internal.events.McpEvents;
 import dev.mcpx.client.internal.protocol.JsonRpc;
 import dev.mcpx.client.internal.session.SessionState;
@@ -21,7 +23,6 @@ import dev.mcpx.client.internal.task.TaskFollower;
 import dev.mcpx.client.internal.task.TaskState;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.McpTaskStatus;
-import dev.mcpx.client.model.ProtocolEra;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -31,7 +32,9 @@ import tools.jackson.databind.node.ObjectNode;
  * change of status, a renewed lease while the task is polled, and the outcome once, with its
  * {@link McpTaskCompletedEvent} published only when that ending write succeeded. A journal that
  * cannot be written never fails the call: it is logged and counted ({@link #failures()}), and the
- * task goes on without its row.
+ * task goes on without its row. What the outside sees of a task on the way is published here too:
+ * {@link McpTaskCreatedEvent} when its id arrives, {@link McpTaskResumedEvent} when the server
+ * answers about it after something broke its following.
  */
 final class TaskJournal {
 
@@ -67,10 +70,11 @@ final class TaskJournal {
 
 	/**
 	 * An entry that writes nothing: for a task whose row is not this client's to write.
+	 * @param task the task, whose resumptions it still reports
 	 * @return the entry
 	 */
-	Entry none() {
-		return new Entry(null, null, this.clock.instant());
+	Entry none(FollowedTask task) {
+		return new Entry(task, null, null, this.clock.instant());
 	}
 
 	/**
@@ -80,26 +84,34 @@ final class TaskJournal {
 	 * @return the row's entry, to write its changes to; without a journal, one that writes nothing
 	 */
 	Entry opened(FollowedTask task, JsonNode arguments) {
+		Entry entry = written(task, arguments);
+		TaskState state = task.last();
+		this.events.publish(new McpTaskCreatedEvent(this.upstream, state.taskId(), task.tool(), state.status(),
+				state.ttl(), entry.row != null));
+		return entry;
+	}
+
+	private Entry written(FollowedTask task, JsonNode arguments) {
 		McpTaskStore journal = this.store;
 		if (journal == null) {
-			return new Entry(null, null, this.clock.instant());
+			return new Entry(task, null, null, this.clock.instant());
 		}
 		Instant now = this.clock.instant();
 		TaskState state = task.last();
 		SessionState session = task.session();
 		McpTaskRecord row = McpTaskRecord
-			.created(this.upstream, state.taskId(), task.tool(), ProtocolEra.LEGACY, state.status(),
+			.created(this.upstream, state.taskId(), task.tool(), task.era(), state.status(),
 					McpTaskRecord.argumentsHash(this.jsonRpc.mapper().writeValueAsString(arguments)), now,
 					journal.owner(), now.plus(journal.lease()))
 			.withTiming(state.ttl(), state.pollInterval())
 			.withSession(bound(session));
 		try {
 			journal.create(row);
-			return new Entry(journal, row, now);
+			return new Entry(task, journal, row, now);
 		}
 		catch (RuntimeException ex) {
 			failed("write task " + state.taskId(), ex);
-			return new Entry(null, null, now);
+			return new Entry(task, null, null, now);
 		}
 	}
 
@@ -123,6 +135,8 @@ final class TaskJournal {
 	/** The row of one task, while this process holds it. */
 	final class Entry {
 
+		private final FollowedTask task;
+
 		private final @Nullable McpTaskStore journal;
 
 		private volatile @Nullable McpTaskRecord row;
@@ -131,7 +145,8 @@ final class TaskJournal {
 
 		private volatile Instant renewed;
 
-		Entry(@Nullable McpTaskStore journal, @Nullable McpTaskRecord row, Instant started) {
+		Entry(FollowedTask task, @Nullable McpTaskStore journal, @Nullable McpTaskRecord row, Instant started) {
+			this.task = task;
 			this.journal = journal;
 			this.row = row;
 			this.started = started;
@@ -166,6 +181,7 @@ final class TaskJournal {
 		 * @param changed whether its status or message changed
 		 */
 		void polled(TaskState state, boolean changed) {
+			resumed();
 			McpTaskStore store = this.journal;
 			McpTaskRecord current = this.row;
 			if (store == null || current == null) {
@@ -201,6 +217,9 @@ final class TaskJournal {
 		 */
 		void ended(McpTaskStatus status, @Nullable String statusMessage, @Nullable CallToolResult result,
 				@Nullable McpException failure) {
+			if (status != McpTaskStatus.LOST) {
+				resumed(); // the server answered about it: a resumption before, if any, is told first
+			}
 			McpTaskStore store = this.journal;
 			McpTaskRecord current = this.row;
 			if (store == null || current == null) {
@@ -218,6 +237,15 @@ final class TaskJournal {
 			}
 			catch (RuntimeException ex) {
 				failed("end task " + current.taskId(), ex);
+			}
+		}
+
+		/** Tells once that the server answered about the task after something broke its following. */
+		private void resumed() {
+			McpTaskResumedEvent.Cause cause = this.task.resumedAfter();
+			if (cause != null) {
+				TaskJournal.this.events.publish(new McpTaskResumedEvent(TaskJournal.this.upstream,
+						this.task.taskId(), this.task.tool(), cause));
 			}
 		}
 

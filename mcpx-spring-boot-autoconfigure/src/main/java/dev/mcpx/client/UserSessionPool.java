@@ -17,17 +17,21 @@ import org.apache.commons.logging.LogFactory;
 import dev.mcpx.client.error.McpException;
 
 /**
- * The clients of an upstream that acts for each user, one per user, in a bounded pool: at
- * most {@code max} users at once, and a user idle for {@code idleTimeout} is let go. A
- * client that leaves the pool is closed, which ends its legacy session with {@code DELETE}
- * (2025-11-25 basic/transports §Session Management, rule 5). A client is never closed under
- * a call: a user with a call in flight is not evicted, and when every user in a full pool has
- * one, a new user's call is refused rather than waiting for room.
+ * What an upstream that acts for each user keeps per user, in a bounded pool: at most
+ * {@code max} users at once, and a user idle for {@code idleTimeout} is let go. In the legacy
+ * era that is a client per user; one that leaves the pool is closed, which ends its session
+ * with {@code DELETE} (2025-11-25 basic/transports §Session Management, rule 5). In the
+ * modern era it is the user's credentials (their token cache) over one client. Nothing is
+ * closed under a call: a user with a call in flight is not evicted, and when every user in a
+ * full pool has one, a new user's call is refused rather than waiting for room.
  * <p>
- * Each user's client has its own session, generation and single-flight renewal, and its own
- * credentials, so one user's expiry, refresh or revoked grant never reaches another's calls.
+ * Each user's entry has its own credentials (and, in the legacy era, its own session,
+ * generation and single-flight renewal), so one user's expiry, refresh or revoked grant never
+ * reaches another's calls.
+ *
+ * @param <T> what is kept per user, closed when the user leaves the pool
  */
-final class UserSessionPool implements AutoCloseable {
+final class UserSessionPool<T extends AutoCloseable> implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(UserSessionPool.class);
 
@@ -39,7 +43,7 @@ final class UserSessionPool implements AutoCloseable {
 
 	private final Clock clock;
 
-	private final Function<String, McpClient> factory;
+	private final Function<String, T> factory;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -52,7 +56,7 @@ final class UserSessionPool implements AutoCloseable {
 
 	private boolean closed;
 
-	UserSessionPool(String upstream, int max, Duration idleTimeout, Clock clock, Function<String, McpClient> factory) {
+	UserSessionPool(String upstream, int max, Duration idleTimeout, Clock clock, Function<String, T> factory) {
 		this.upstream = upstream;
 		this.max = max;
 		this.idleTimeout = idleTimeout;
@@ -61,13 +65,13 @@ final class UserSessionPool implements AutoCloseable {
 	}
 
 	/**
-	 * The user's client, opened if the user has none; held until {@link Member#release()}.
+	 * The user's entry, made if the user has none; held until {@link Member#release()}.
 	 * @param user the user's key
 	 * @param method the method about to be called, for a refusal's message
 	 * @return the user's member of the pool, in use
 	 */
 	Member acquire(String user, String method) {
-		List<McpClient> ended = new ArrayList<>();
+		List<T> ended = new ArrayList<>();
 		Member member;
 		this.lock.lock();
 		try {
@@ -96,7 +100,7 @@ final class UserSessionPool implements AutoCloseable {
 	}
 
 	/** Lets go of users idle for longer than the idle timeout, least recently used first. */
-	private void expireIdle(Instant now, List<McpClient> ended) {
+	private void expireIdle(Instant now, List<T> ended) {
 		Iterator<Member> members = this.members.values().iterator();
 		while (members.hasNext()) {
 			Member member = members.next();
@@ -105,19 +109,19 @@ final class UserSessionPool implements AutoCloseable {
 			}
 			if (!member.lastUsed.plus(this.idleTimeout).isAfter(now)) {
 				members.remove();
-				ended.add(member.client);
+				ended.add(member.value);
 				this.evicted++;
 			}
 		}
 	}
 
-	private boolean evictLeastRecentlyUsed(List<McpClient> ended) {
+	private boolean evictLeastRecentlyUsed(List<T> ended) {
 		Iterator<Member> members = this.members.values().iterator();
 		while (members.hasNext()) {
 			Member member = members.next();
 			if (member.inFlight == 0) {
 				members.remove();
-				ended.add(member.client);
+				ended.add(member.value);
 				this.evicted++;
 				return true;
 			}
@@ -126,27 +130,27 @@ final class UserSessionPool implements AutoCloseable {
 	}
 
 	/** Outside the lock: ending a legacy session is a request (bounded, errors ignored). */
-	private void endAll(List<McpClient> ended) {
-		for (McpClient client : ended) {
+	private void endAll(List<T> ended) {
+		for (T value : ended) {
 			try {
-				client.close();
+				value.close();
 			}
-			catch (RuntimeException ex) {
+			catch (Exception ex) {
 				logger.debug("[" + this.upstream + "] closing an evicted user session failed: " + ex);
 			}
 		}
 	}
 
 	/**
-	 * The clients in the pool now, for what concerns them all.
-	 * @return the clients
+	 * What the pool holds now, for what concerns every user.
+	 * @return each user's entry
 	 */
-	List<McpClient> clients() {
+	List<T> values() {
 		this.lock.lock();
 		try {
-			List<McpClient> clients = new ArrayList<>(this.members.size());
-			this.members.values().forEach((member) -> clients.add(member.client));
-			return clients;
+			List<T> values = new ArrayList<>(this.members.size());
+			this.members.values().forEach((member) -> values.add(member.value));
+			return values;
 		}
 		finally {
 			this.lock.unlock();
@@ -165,13 +169,13 @@ final class UserSessionPool implements AutoCloseable {
 
 	@Override
 	public void close() {
-		List<McpClient> ended;
+		List<T> ended;
 		this.lock.lock();
 		try {
 			this.closed = true;
 			ended = new ArrayList<>(this.members.size());
 			for (Map.Entry<String, Member> entry : this.members.entrySet()) {
-				ended.add(entry.getValue().client);
+				ended.add(entry.getValue().value);
 			}
 			this.members.clear();
 		}
@@ -181,10 +185,10 @@ final class UserSessionPool implements AutoCloseable {
 		endAll(ended);
 	}
 
-	/** One user's client in the pool, with what decides when it may leave. */
+	/** One user's entry in the pool, with what decides when it may leave. */
 	final class Member {
 
-		final McpClient client;
+		final T value;
 
 		/** Guarded by the pool's lock. */
 		int inFlight;
@@ -192,12 +196,12 @@ final class UserSessionPool implements AutoCloseable {
 		/** Guarded by the pool's lock. */
 		Instant lastUsed;
 
-		private Member(McpClient client) {
-			this.client = client;
+		private Member(T value) {
+			this.value = value;
 			this.lastUsed = UserSessionPool.this.clock.instant();
 		}
 
-		/** The call is over: the user's client may leave the pool when idle. */
+		/** The call is over: the user's entry may leave the pool when idle. */
 		void release() {
 			UserSessionPool.this.lock.lock();
 			try {

@@ -130,6 +130,18 @@ class McpxUpstreamsTest {
 	}
 
 	@Test
+	void whetherTheTasksExtensionIsDeclaredIsAnUpstreamsOwnElseTheDefaultElseOn() {
+		McpxUpstreams upstreams = upstreams("mcpx.clients.own.url", "http://127.0.0.1:1/mcp",
+				"mcpx.clients.inherits.url", "http://127.0.0.1:2/mcp", "mcpx.defaults.tasks.enabled", "false",
+				"mcpx.clients.own.tasks.enabled", "true");
+		assertThat(upstreams.get("own").recoveryPolicy().taskExtension()).isTrue();
+		assertThat(upstreams.get("inherits").recoveryPolicy().taskExtension()).isFalse();
+		assertThat(upstreams.get("inherits").property("tasks.enabled")).isEqualTo("mcpx.defaults.tasks.enabled");
+		assertThat(upstreams("mcpx.clients.plain.url", "http://127.0.0.1:1/mcp").get("plain").recoveryPolicy()
+			.taskExtension()).isTrue();
+	}
+
+	@Test
 	void mapsAndListsAreMergedWithTheDefaultsAsTheirPropertiesSay() {
 		McpxUpstreams upstreams = upstreams("mcpx.clients.weather.url", "http://127.0.0.1:1/mcp",
 				"mcpx.defaults.headers.X-Env", "test", "mcpx.defaults.headers.X-Team", "defaults",

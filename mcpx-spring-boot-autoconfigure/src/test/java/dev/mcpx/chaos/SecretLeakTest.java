@@ -43,6 +43,7 @@ import dev.mcpx.client.error.McpStreamLostException;
 import dev.mcpx.client.error.McpTimeoutException;
 import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.testsupport.McpWireMock;
+import dev.mcpx.testsupport.OAuthWireStubs;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.delete;
@@ -367,16 +368,12 @@ class SecretLeakTest {
 	private static void stubOAuth(String tokenResponse, int tokenStatus, String accepted) {
 		wire.resetMappings();
 		String base = wire.baseUrl();
-		wire.stubFor(get(urlEqualTo("/.well-known/oauth-protected-resource/guarded/mcp"))
-			.willReturn(okJson("{\"resource\":\"" + base + "/guarded/mcp\",\"authorization_servers\":[\"" + base
-					+ "\"],\"scopes_supported\":[\"mcp\"]}")));
+		OAuthWireStubs.protectedResource(wire, "/guarded/mcp", base, "mcp");
 		wire.stubFor(get(urlEqualTo("/.well-known/oauth-authorization-server")).willReturn(okJson("{\"issuer\":\""
 				+ base + "\",\"token_endpoint\":\"" + base + "/token\",\"authorization_endpoint\":\"" + base
 				+ "/authorize\",\"response_types_supported\":[\"code\"],\"code_challenge_methods_supported\":[\"S256\"],"
 				+ "\"token_endpoint_auth_methods_supported\":[\"client_secret_basic\"]}")));
-		wire.stubFor(post(urlEqualTo("/token")).willReturn(aResponse().withStatus(tokenStatus)
-			.withHeader("Content-Type", "application/json")
-			.withBody(tokenResponse)));
+		OAuthWireStubs.tokenEndpoint(wire, "/token", tokenStatus, tokenResponse);
 		wire.stubFor(post(urlEqualTo("/guarded/mcp")).atPriority(5)
 			.willReturn(aResponse().withStatus(401)
 				.withHeader("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"{{request.headers.Authorization}} is not valid\", resource_metadata=\"" + base
@@ -472,10 +469,8 @@ class SecretLeakTest {
 
 	private static void driveAssertions(McpClient client, Haystack haystack, java.nio.file.Path file)
 			throws java.io.IOException {
-		String idJag = "{\"access_token\":\"" + ID_JAG + "\",\"issued_token_type\":"
-				+ "\"urn:ietf:params:oauth:token-type:id-jag\",\"token_type\":\"N_A\",\"expires_in\":300}";
-		stubEnterprise(idJag, 200, "{\"access_token\":\"" + ACCESS_1 + "\",\"token_type\":\"Bearer\","
-				+ "\"expires_in\":3600}", 200, ACCESS_1);
+		String idJag = OAuthWireStubs.idJagIssued(ID_JAG);
+		stubEnterprise(idJag, 200, OAuthWireStubs.bearer(ACCESS_1, 3600), 200, ACCESS_1);
 		assertThat(client.callTool("echo", Map.of("text", "hi")).text()).isEqualTo("ok");
 		haystack.add("status after authorizing", client.status().toString());
 		haystack.add("credentials", client.toString());
@@ -494,14 +489,13 @@ class SecretLeakTest {
 				() -> client.callTool("echo", Map.of("text", "hi")));
 
 		// an exchange answered without issued_token_type
-		stubEnterprise("{\"access_token\":\"" + ID_JAG + "\",\"token_type\":\"N_A\"}", 200, "{}", 500, ACCESS_2);
+		stubEnterprise(OAuthWireStubs.idJagWithoutIssuedTokenType(ID_JAG), 200, "{}", 500, ACCESS_2);
 		haystack.failure("exchange without issued_token_type", dev.mcpx.client.error.McpAuthenticationException.class,
 				() -> client.callTool("echo", Map.of("text", "hi")));
 		haystack.add("status after failed grants", client.status().toString());
 
 		// the next call starts the flow again
-		stubEnterprise(idJag, 200, "{\"access_token\":\"" + ACCESS_2 + "\",\"token_type\":\"Bearer\","
-				+ "\"expires_in\":3600}", 200, ACCESS_2);
+		stubEnterprise(idJag, 200, OAuthWireStubs.bearer(ACCESS_2, 3600), 200, ACCESS_2);
 		assertThat(client.callTool("echo", Map.of("text", "hi")).text()).isEqualTo("ok");
 
 		// the assertion file now holds something that is not a JWT
@@ -516,9 +510,7 @@ class SecretLeakTest {
 	private static void stubEnterprise(String idpResponse, int idpStatus, String tokenResponse, int tokenStatus,
 			String accepted) {
 		stubOAuth(tokenResponse, tokenStatus, accepted);
-		wire.stubFor(post(urlEqualTo("/idp/token")).willReturn(aResponse().withStatus(idpStatus)
-			.withHeader("Content-Type", "application/json")
-			.withBody(idpResponse)));
+		OAuthWireStubs.tokenEndpoint(wire, "/idp/token", idpStatus, idpResponse);
 	}
 
 	/** A JWT-shaped string (ES256 header, a subject, a signature that is the secret part). */

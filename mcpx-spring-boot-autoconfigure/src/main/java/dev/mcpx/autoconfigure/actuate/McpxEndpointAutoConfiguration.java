@@ -1,5 +1,6 @@
 package dev.mcpx.autoconfigure.actuate;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -10,14 +11,16 @@ import org.springframework.context.annotation.Bean;
 
 import dev.mcpx.autoconfigure.McpxAutoConfiguration;
 import dev.mcpx.autoconfigure.McpxProperties;
+import dev.mcpx.autoconfigure.tasks.McpxTasksAutoConfiguration;
 import dev.mcpx.client.McpClients;
+import dev.mcpx.client.McpTaskStore;
 
 /**
  * Auto-configuration of the {@code mcpx} Actuator endpoint and the event history it
  * shows, when the application has Spring Boot's Actuator and exposes the endpoint (for
  * example {@code management.endpoints.web.exposure.include=health,mcpx}).
  */
-@AutoConfiguration(after = McpxAutoConfiguration.class)
+@AutoConfiguration(after = { McpxAutoConfiguration.class, McpxTasksAutoConfiguration.class })
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(McpClients.class)
 @ConditionalOnAvailableEndpoint(McpxEndpoint.class)
@@ -31,8 +34,10 @@ public final class McpxEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	McpxEndpoint mcpxEndpoint(McpClients clients, McpxEventHistory history, McpxProperties properties) {
-		return new McpxEndpoint(clients, history, McpxHealthSettings.of(properties.getHealth()).downAfterFailures());
+	McpxEndpoint mcpxEndpoint(McpClients clients, McpxEventHistory history, McpxProperties properties,
+			ObjectProvider<McpTaskStore> tasks) {
+		return new McpxEndpoint(clients, history, McpxHealthSettings.of(properties.getHealth()).downAfterFailures(),
+				tasks.getIfUnique());
 	}
 
 }

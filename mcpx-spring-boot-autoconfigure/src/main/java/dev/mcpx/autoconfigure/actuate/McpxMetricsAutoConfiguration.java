@@ -13,8 +13,9 @@ import dev.mcpx.autoconfigure.McpxAutoConfiguration;
 import dev.mcpx.client.McpClients;
 
 /**
- * Auto-configuration of the recovery counter, {@value McpxRecoveryMetrics#NAME}, when the
- * application has a Micrometer {@link MeterRegistry}. The request timer,
+ * Auto-configuration of the recovery counter, {@value McpxRecoveryMetrics#NAME}, and the task
+ * counter, {@value McpxTaskMetrics#NAME}, when the application has a Micrometer
+ * {@link MeterRegistry}. The request timer,
  * {@code mcpx.client.requests}, needs no configuration here: each client reports its
  * requests to the application's {@code ObservationRegistry}, which Spring Boot turns into
  * a timer (and a span where tracing is configured).
@@ -33,6 +34,12 @@ public final class McpxMetricsAutoConfiguration {
 		// the meters of an upstream removed while the application runs go with it
 		clients.ifAvailable((live) -> live.addListener(metrics));
 		return metrics;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpxTaskMetrics mcpxTaskMetrics(MeterRegistry registry) {
+		return new McpxTaskMetrics(registry);
 	}
 
 }

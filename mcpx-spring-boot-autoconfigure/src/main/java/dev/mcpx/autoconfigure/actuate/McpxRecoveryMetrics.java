@@ -11,6 +11,7 @@ import org.springframework.context.event.EventListener;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClientsListener;
 import dev.mcpx.client.event.McpEvent;
+import dev.mcpx.client.event.McpUserEvent;
 import dev.mcpx.client.event.McpRecoveryFailedEvent;
 import dev.mcpx.client.event.McpReissueRefusedEvent;
 import dev.mcpx.client.event.McpRequestReissuedEvent;
@@ -62,10 +63,12 @@ public class McpxRecoveryMetrics implements McpClientsListener {
 
 	/**
 	 * Counts the event if it is a recovery.
-	 * @param event any client event
+	 * @param received any client event
 	 */
 	@EventListener
-	public void onEvent(McpEvent event) {
+	public void onEvent(McpEvent received) {
+		// a user's event counts as the event itself: metrics are never tagged by user
+		McpEvent event = (received instanceof McpUserEvent user) ? user.event() : received;
 		if (event instanceof McpSessionRecoveredEvent recovered) {
 			count(event, Kind.of(recovered.trigger()), Outcome.RECOVERED);
 		}

@@ -130,12 +130,13 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 			String prefix = bound.prefix();
 			apply(prefix + ".user-sessions.max", () -> builder.userSessions(oauth.getUserSessions().getMax(),
 					oauth.getUserSessions().getIdleTimeout()));
+			boolean hashedIds = oauth.getUserIdInEvents() == McpxOAuthProperties.UserIdInEvents.HASHED;
 			OAuth2AuthorizedClientManager authorizedClients = authorizedClients(prefix, oauth);
 			if (authorizedClients != null) {
 				// each user's authorized client (authorization code, granted once in the browser)
 				String registrationId = Objects.requireNonNull(oauth.getRegistrationId());
 				builder.userIdentity(new SecurityContextUserIdentity((principal, subjectTokens) -> new AuthorizedClientCredentials(
-						name, registrationId, principal, authorizedClients, Clock.systemUTC())));
+						name, registrationId, principal, authorizedClients, Clock.systemUTC()), hashedIds));
 				return;
 			}
 			if (oauth.getClientId() == null && oauth.getRegistrationId() == null) {
@@ -144,7 +145,7 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 			}
 			// each user's credentials: a token exchange (RFC 8693) of that user's own token
 			builder.userIdentity(new SecurityContextUserIdentity(
-					(principal, subjectTokens) -> credentials.tokenExchange(subjectTokens).build()));
+					(principal, subjectTokens) -> credentials.tokenExchange(subjectTokens).build(), hashedIds));
 		}
 		else {
 			builder.credentials(credentials.build());

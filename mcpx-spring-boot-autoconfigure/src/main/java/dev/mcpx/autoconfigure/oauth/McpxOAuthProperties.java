@@ -35,6 +35,13 @@ public class McpxOAuthProperties {
 	private Identity identity = Identity.APPLICATION;
 
 	/**
+	 * Whether the events of an upstream whose identity is user name the user: none (events
+	 * carry no user) or hashed (a salted hash of the user, the same for that user while the
+	 * application runs, never the user's name).
+	 */
+	private UserIdInEvents userIdInEvents = UserIdInEvents.NONE;
+
+	/**
 	 * Sessions of an upstream whose identity is user: one per user, in a bounded pool.
 	 */
 	private final UserSessions userSessions = new UserSessions();
@@ -106,6 +113,14 @@ public class McpxOAuthProperties {
 
 	public void setIdentity(Identity identity) {
 		this.identity = identity;
+	}
+
+	public UserIdInEvents getUserIdInEvents() {
+		return this.userIdInEvents;
+	}
+
+	public void setUserIdInEvents(UserIdInEvents userIdInEvents) {
+		this.userIdInEvents = userIdInEvents;
 	}
 
 	public UserSessions getUserSessions() {
@@ -260,6 +275,17 @@ public class McpxOAuthProperties {
 
 		/** The user of the calling thread (Spring Security's SecurityContext), never the application. */
 		USER
+
+	}
+
+	/** Whether a per-user upstream's events name the user. */
+	public enum UserIdInEvents {
+
+		/** Events carry no user. */
+		NONE,
+
+		/** Events carry a salted hash of the user, never the user's name. */
+		HASHED
 
 	}
 

@@ -2,6 +2,7 @@ package dev.mcpx.autoconfigure.oauth;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.function.Supplier;
@@ -28,12 +29,23 @@ final class SecurityContextUserIdentity implements McpUserIdentity {
 
 	private final UserCredentials credentials;
 
+	/** What users' identifiers in events are hashed with, absent when events name no user. */
+	private final byte @Nullable [] eventSalt;
+
 	/**
 	 * Creates the identity.
 	 * @param credentials makes one user's credentials
+	 * @param hashedEventIds whether events name each user by a salted hash
 	 */
-	SecurityContextUserIdentity(UserCredentials credentials) {
+	SecurityContextUserIdentity(UserCredentials credentials, boolean hashedEventIds) {
 		this.credentials = credentials;
+		this.eventSalt = hashedEventIds ? salt() : null;
+	}
+
+	private static byte[] salt() {
+		byte[] salt = new byte[16];
+		new SecureRandom().nextBytes(salt);
+		return salt;
 	}
 
 	@Override
@@ -72,14 +84,27 @@ final class SecurityContextUserIdentity implements McpUserIdentity {
 		return authentication;
 	}
 
+	/**
+	 * A user's identifier in events: a hash of the user's key with a salt drawn when the
+	 * application starts, so that a list of names hashed in advance finds no one in the events.
+	 */
+	@Override
+	public @Nullable String eventId(String key) {
+		byte[] salt = this.eventSalt;
+		return (salt != null) ? sha256(salt, key) : null;
+	}
+
 	/** A user's key: the same for the same user of the same issuer, and naming no one. */
 	static String key(Authentication user) {
 		String issuer = (user.getCredentials() instanceof ClaimAccessor claims) ? claims.getClaimAsString("iss") : null;
+		return sha256(new byte[0], ((issuer != null) ? issuer : "").concat("\n").concat(user.getName()));
+	}
+
+	private static String sha256(byte[] salt, String text) {
 		try {
 			MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
-			byte[] digest = sha256.digest(((issuer != null) ? issuer : "").concat("\n")
-				.concat(user.getName())
-				.getBytes(StandardCharsets.UTF_8));
+			sha256.update(salt);
+			byte[] digest = sha256.digest(text.getBytes(StandardCharsets.UTF_8));
 			return HexFormat.of().formatHex(digest, 0, 12);
 		}
 		catch (NoSuchAlgorithmException ex) {

@@ -42,13 +42,20 @@ public final class McpxTasksAutoConfiguration {
 		return new InMemoryMcpTaskStore(positive(properties.getLease(), "mcpx.tasks.lease"));
 	}
 
+	/** Sees every read and write of the journal, for health: each client's and the resumption's. */
+	@Bean
+	@ConditionalOnMissingBean
+	McpTaskJournalMonitor mcpTaskJournalMonitor() {
+		return new McpTaskJournalMonitor();
+	}
+
 	/** Takes up orphaned tasks at start and every {@code mcpx.tasks.resume-interval}, with any journal. */
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(McpClients.class)
-	TaskJournalResumption mcpTaskJournalResumption(McpTaskStore store, McpClients clients,
-			ApplicationEventPublisher publisher, McpxTasksProperties properties) {
-		return new TaskJournalResumption(store, clients, publisher,
+	TaskJournalResumption mcpTaskJournalResumption(McpTaskStore store, McpTaskJournalMonitor monitor,
+			McpClients clients, ApplicationEventPublisher publisher, McpxTasksProperties properties) {
+		return new TaskJournalResumption(monitor.watch(store), clients, publisher,
 				positive(properties.getResumeInterval(), "mcpx.tasks.resume-interval"));
 	}
 

@@ -190,13 +190,13 @@ final class TaskJournalResumer {
 			logger.info("[" + task.upstream() + "] taking up task " + task.taskId() + " of tool '" + task.tool()
 					+ "', left unfinished by a process that is gone");
 			CallToolResult result = this.following.follow(task, bound(task));
-			end(task, result.isError() ? McpTaskStatus.FAILED : McpTaskStatus.COMPLETED, result, null);
+			endFollowed(key, task, result.isError() ? McpTaskStatus.FAILED : McpTaskStatus.COMPLETED, result, null);
 		}
 		catch (McpTaskLostException ex) {
-			end(task, McpTaskStatus.LOST, null, ex);
+			endFollowed(key, task, McpTaskStatus.LOST, null, ex);
 		}
 		catch (CancelledByServer ex) {
-			end(task, McpTaskStatus.CANCELLED, null, ex.failure);
+			endFollowed(key, task, McpTaskStatus.CANCELLED, null, ex.failure);
 		}
 		catch (McpException ex) {
 			if (this.running && !Thread.currentThread().isInterrupted()) {
@@ -208,6 +208,17 @@ final class TaskJournalResumer {
 		finally {
 			this.followed.remove(key);
 		}
+	}
+
+	/**
+	 * Ends the row of a task this process followed to its outcome. It is no longer followed from here on: a lease
+	 * renewal that finds its row ended must not take that for a takeover, and cancel (interrupt) the thread that is
+	 * publishing its outcome to the application's listeners.
+	 */
+	private void endFollowed(Key key, McpTaskRecord task, McpTaskStatus status, @Nullable CallToolResult result,
+			@Nullable McpException failure) {
+		this.followed.remove(key);
+		end(task, status, result, failure);
 	}
 
 	private Duration bound(McpTaskRecord task) {

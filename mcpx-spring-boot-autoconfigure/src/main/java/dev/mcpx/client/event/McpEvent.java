@@ -6,7 +6,8 @@ package dev.mcpx.client.event;
  */
 public sealed interface McpEvent permits McpSessionExpiredEvent, McpSessionRecoveredEvent, McpRecoveryFailedEvent,
 		McpRequestReissuedEvent, McpReissueRefusedEvent, McpEraDetectedEvent, McpCatalogueInvalidatedEvent, McpStreamResumedEvent,
-		McpStreamNotResumableEvent, McpTaskCompletedEvent, McpUpstreamChangedEvent {
+		McpStreamNotResumableEvent, McpTaskCreatedEvent, McpTaskResumedEvent, McpTaskCompletedEvent,
+		McpUpstreamChangedEvent, McpUserEvent {
 
 	/**
 	 * The upstream the event is about.

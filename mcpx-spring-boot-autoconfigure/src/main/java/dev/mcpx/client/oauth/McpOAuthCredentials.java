@@ -3,9 +3,6 @@ package dev.mcpx.client.oauth;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
@@ -19,7 +16,6 @@ import org.springframework.http.HttpHeaders;
 
 import dev.mcpx.client.error.McpAuthChallenge;
 import dev.mcpx.client.McpCredentials;
-import dev.mcpx.client.oauth.Discovery.ProtectedResource;
 
 /**
  * OAuth 2.1 credentials of one upstream, as the MCP authorization spec defines them
@@ -42,9 +38,8 @@ public final class McpOAuthCredentials implements McpCredentials {
 
 	private final OAuthSettings settings;
 
-	private final Discovery discovery;
-
-	private final Grants grants;
+	/** Where a new token comes from; this class keeps the current one. */
+	private final TokenSource source;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -53,19 +48,9 @@ public final class McpOAuthCredentials implements McpCredentials {
 
 	private volatile @Nullable Token token;
 
-	/** The user's access token last seen on a calling thread, for a token exchange. */
-	private volatile @Nullable McpSubjectToken subject;
-
 	private McpOAuthCredentials(OAuthSettings settings) {
 		this.settings = settings;
-		this.discovery = new Discovery(settings.upstream, settings.resource, settings.connectTimeout,
-				settings.readTimeout);
-		Registrar registrar = new Registrar(settings.upstream, settings.connectTimeout, settings.readTimeout);
-		TokenRequests tokens = new TokenRequests(settings.upstream, (registration) -> {
-			Object resource = registration.getProviderDetails().getConfigurationMetadata().get("resource");
-			return (resource != null) ? resource.toString() : settings.resource.toString();
-		}, settings.jwk, settings.connectTimeout, settings.readTimeout, this::knownSecrets);
-		this.grants = new Grants(settings, new ClientIdentity(settings, registrar), tokens);
+		this.source = new TokenSource(settings, () -> this.token);
 	}
 
 	/**
@@ -80,13 +65,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 
 	@Override
 	public void apply(HttpHeaders headers) {
-		Supplier<@Nullable McpSubjectToken> subjectTokens = this.settings.subjectTokens;
-		McpSubjectToken seen = (subjectTokens != null) ? subjectTokens.get() : null;
-		if (seen != null) {
-			// the user's newest token; the client's own threads (a listen stream, a renewed
-			// session) see none and exchange the last one seen
-			this.subject = seen;
-		}
+		this.source.noteSubject();
 		Token current = this.token;
 		if (current != null && current.expiresSoon(this.settings.clock) && current.renewable) {
 			current = renewBeforeExpiry(current);
@@ -128,7 +107,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 			}
 			Token next;
 			try {
-				next = obtain(challenge, current);
+				next = this.source.obtain(challenge, current);
 			}
 			catch (RuntimeException ex) {
 				// the next call starts the flow again
@@ -148,34 +127,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 	 * @return the count
 	 */
 	public int tokenRequests() {
-		return this.grants.tokenRequests();
-	}
-
-	/** What a server's error message might echo back: scrubbed before it reaches a message. */
-	private List<String> knownSecrets() {
-		List<String> secrets = new ArrayList<>();
-		McpSubjectToken user = this.subject;
-		if (user != null) {
-			secrets.add(user.value());
-		}
-		if (this.settings.clientSecret != null) {
-			secrets.add(this.settings.clientSecret);
-		}
-		McpIdentityProvider idp = this.settings.identityProvider;
-		if (idp != null && idp.clientSecret() != null) {
-			secrets.add(idp.clientSecret());
-		}
-		Token current = this.token;
-		if (current != null) {
-			secrets.add(current.value);
-			if (current.refreshToken != null) {
-				secrets.add(current.refreshToken);
-			}
-			if (current.registration.getClientSecret() != null && !current.registration.getClientSecret().isEmpty()) {
-				secrets.add(current.registration.getClientSecret());
-			}
-		}
-		return secrets;
+		return this.source.tokenRequests();
 	}
 
 	private @Nullable Token renewBeforeExpiry(Token expiring) {
@@ -185,11 +137,7 @@ public final class McpOAuthCredentials implements McpCredentials {
 				return this.token;
 			}
 			try {
-				String refreshToken = expiring.refreshToken;
-				Token next = (refreshToken != null) ? this.grants.refreshGrant(expiring, refreshToken)
-						: (this.settings.subjectTokens != null)
-								? this.grants.tokenExchange(expiring.context, expiring.requested, subject())
-								: this.grants.grant(expiring.context, expiring.requested);
+				Token next = this.source.renew(expiring);
 				this.token = next;
 				return next;
 			}
@@ -205,51 +153,6 @@ public final class McpOAuthCredentials implements McpCredentials {
 		finally {
 			this.lock.unlock();
 		}
-	}
-
-	private Token obtain(McpAuthChallenge challenge, @Nullable Token previous) {
-		String refreshToken = (previous != null) ? previous.refreshToken : null;
-		if (challenge.status() == 401 && previous != null && refreshToken != null) {
-			try {
-				return this.grants.refreshGrant(previous, refreshToken);
-			}
-			catch (McpAuthorizationException ex) {
-				logger.debug("[" + this.settings.upstream + "] refreshing the token failed, authorizing again: "
-						+ ex.getMessage());
-			}
-		}
-		ProtectedResource resource = this.discovery.protectedResource(challenge);
-		String issuer = resource.authorizationServers().get(0);
-		AuthorizationServer server = this.discovery.authorizationServer(issuer, !resource.fromMetadata());
-		if (previous != null && !previous.context.server().issuer().equals(server.issuer())) {
-			logger.info("[" + this.settings.upstream + "] the authorization server changed from "
-					+ previous.context.server().issuer() + " to " + server.issuer());
-		}
-		Token.Context context = new Token.Context(resource, server);
-		Set<String> scopes = this.grants.scopes(challenge, context, previous);
-		if (this.settings.subjectTokens != null) {
-			return this.grants.tokenExchange(context, scopes, subject());
-		}
-		return this.grants.grant(context, scopes);
-	}
-
-	/**
-	 * The user's access token to exchange, refused before any request when there is none or
-	 * it has expired: the authorization server would refuse it, and the user must sign in
-	 * again (RFC 8693 §2.1 {@code subject_token}).
-	 */
-	private McpSubjectToken subject() {
-		McpSubjectToken user = this.subject;
-		if (user == null) {
-			throw new McpAuthorizationException(this.settings.upstream,
-					"token exchange: no access token of the user to exchange", null);
-		}
-		Instant expiresAt = user.expiresAt();
-		if (expiresAt != null && !expiresAt.isAfter(this.settings.clock.instant())) {
-			throw new McpAuthorizationException(this.settings.upstream, "token exchange: the user's access token "
-					+ "expired at " + expiresAt + "; it is not exchanged, the user must sign in again", null);
-		}
-		return user;
 	}
 
 	@Override

@@ -38,6 +38,9 @@ public final class RecoveryPolicy {
 	/** Whether tool annotations may justify a re-issue by default. */
 	public static final boolean DEFAULT_TRUST_ANNOTATIONS = true;
 
+	/** Whether 2026-07-28 requests declare the tasks extension by default. */
+	public static final boolean DEFAULT_TASK_EXTENSION = true;
+
 	private static final RecoveryPolicy DEFAULTS = new Builder().build();
 
 	private final boolean sessionExpiry;
@@ -50,6 +53,8 @@ public final class RecoveryPolicy {
 
 	private final boolean trustAnnotations;
 
+	private final boolean taskExtension;
+
 	private final Map<String, ToolReplay> tools;
 
 	private RecoveryPolicy(Builder builder) {
@@ -58,6 +63,7 @@ public final class RecoveryPolicy {
 		this.brokenStream = builder.brokenStream;
 		this.resumptionAttempts = builder.resumptionAttempts;
 		this.trustAnnotations = builder.trustAnnotations;
+		this.taskExtension = builder.taskExtension;
 		this.tools = Map.copyOf(builder.tools);
 	}
 
@@ -140,6 +146,17 @@ public final class RecoveryPolicy {
 	}
 
 	/**
+	 * Whether 2026-07-28 requests declare the tasks extension ({@code io.modelcontextprotocol/tasks}),
+	 * so that the server may answer a tool call with a task: a call that became a task is
+	 * followed by its id, never sent again, so a lost answer is found again by asking the task
+	 * (2026-07-28 tasks extension §Capability Negotiation; docs/architecture.md, "Tasks").
+	 * @return {@code true} when on
+	 */
+	public boolean taskExtension() {
+		return this.taskExtension;
+	}
+
+	/**
 	 * The override for one tool.
 	 * @param tool the tool name
 	 * @return the override, {@link ToolReplay#ANNOTATIONS} when none is set
@@ -153,21 +170,21 @@ public final class RecoveryPolicy {
 		return other instanceof RecoveryPolicy that && this.sessionExpiry == that.sessionExpiry
 				&& this.expiryOnBadRequest == that.expiryOnBadRequest && this.brokenStream == that.brokenStream
 				&& this.resumptionAttempts == that.resumptionAttempts && this.trustAnnotations == that.trustAnnotations
-				&& this.tools.equals(that.tools);
+				&& this.taskExtension == that.taskExtension && this.tools.equals(that.tools);
 	}
 
 	@Override
 	public int hashCode() {
 		return Objects.hash(this.sessionExpiry, this.expiryOnBadRequest, this.brokenStream, this.resumptionAttempts,
-				this.trustAnnotations, this.tools);
+				this.trustAnnotations, this.taskExtension, this.tools);
 	}
 
 	@Override
 	public String toString() {
 		return "RecoveryPolicy[sessionExpiry=" + this.sessionExpiry + ", expiryOnBadRequest="
 				+ this.expiryOnBadRequest + ", brokenStream=" + this.brokenStream + ", resumptionAttempts="
-				+ this.resumptionAttempts + ", trustAnnotations=" + this.trustAnnotations + ", tools=" + this.tools
-				+ "]";
+				+ this.resumptionAttempts + ", trustAnnotations=" + this.trustAnnotations + ", taskExtension="
+				+ this.taskExtension + ", tools=" + this.tools + "]";
 	}
 
 	/**
@@ -185,6 +202,8 @@ public final class RecoveryPolicy {
 
 		private boolean trustAnnotations = DEFAULT_TRUST_ANNOTATIONS;
 
+		private boolean taskExtension = DEFAULT_TASK_EXTENSION;
+
 		private final Map<String, ToolReplay> tools = new LinkedHashMap<>();
 
 		private Builder() {
@@ -196,6 +215,7 @@ public final class RecoveryPolicy {
 			this.brokenStream = base.brokenStream;
 			this.resumptionAttempts = base.resumptionAttempts;
 			this.trustAnnotations = base.trustAnnotations;
+			this.taskExtension = base.taskExtension;
 			this.tools.putAll(base.tools);
 		}
 
@@ -250,6 +270,18 @@ public final class RecoveryPolicy {
 		 */
 		public Builder trustAnnotations(boolean trusted) {
 			this.trustAnnotations = trusted;
+			return this;
+		}
+
+		/**
+		 * Sets whether 2026-07-28 requests declare the tasks extension, so that the server may
+		 * answer a tool call with a task, followed to its outcome.
+		 * @param enabled {@code false} to declare it on no request (then no task, and a tool the
+		 * server runs only as a task is refused by it); default on
+		 * @return this builder
+		 */
+		public Builder taskExtension(boolean enabled) {
+			this.taskExtension = enabled;
 			return this;
 		}
 

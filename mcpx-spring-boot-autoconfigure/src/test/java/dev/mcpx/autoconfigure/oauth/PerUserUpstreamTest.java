@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,6 +23,7 @@ import org.springframework.ai.tool.ToolCallback;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.event.EventListener;
 import org.springframework.security.authentication.TestingAuthenticationToken;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
@@ -43,6 +45,9 @@ import dev.mcpx.client.McpClientStatus;
 import dev.mcpx.client.McpClients;
 import dev.mcpx.client.error.McpAuthenticationException;
 import dev.mcpx.client.error.McpNoUserException;
+import dev.mcpx.client.event.McpEraDetectedEvent;
+import dev.mcpx.client.event.McpEvent;
+import dev.mcpx.client.event.McpUserEvent;
 import dev.mcpx.client.model.CallToolResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -198,6 +203,43 @@ class PerUserUpstreamTest {
 			assertThat(status.toString()).doesNotContain("alice", "bob", alice.getToken().getTokenValue(),
 					bob.getToken().getTokenValue());
 		});
+	}
+
+	@Test
+	void aUsersEventsNameThemByASaltedHashOnlyWhenTheApplicationAsks() throws Exception {
+		JwtAuthenticationToken alice = app.signIn("alice");
+		for (String mode : List.of("none", "hashed")) {
+			List<McpEvent> events = new CopyOnWriteArrayList<>();
+			// auto: each user's client detects the era, an event of that user's call
+			this.contextRunner.withBean(EventsSeen.class, () -> new EventsSeen(events))
+				.withPropertyValues("mcpx.clients.crm.url=" + app.mcpUrl(), "mcpx.clients.crm.protocol=auto",
+						"mcpx.clients.crm.oauth.identity=user", "mcpx.clients.crm.oauth.user-id-in-events=" + mode,
+						"mcpx.clients.crm.oauth.client-id=" + UserAuthorizationServerApp.CLIENT_ID,
+						"mcpx.clients.crm.oauth.client-secret=" + UserAuthorizationServerApp.CLIENT_SECRET)
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					McpClient client = context.getBean(McpClients.class).get("crm");
+					assertThat(as(alice, () -> client.callTool("whoami", Map.of("text", mode))).text())
+						.isEqualTo("alice:" + mode);
+				});
+			List<McpEvent> eras = events.stream()
+				.filter((event) -> ((event instanceof McpUserEvent user) ? user.event() : event) instanceof McpEraDetectedEvent)
+				.toList();
+			assertThat(eras).as("era detections with user-id-in-events %s", mode).isNotEmpty();
+			if (mode.equals("none")) {
+				assertThat(events).as("events that name no user").noneMatch(McpUserEvent.class::isInstance);
+			}
+			else {
+				assertThat(events).as("a user's events").isNotEmpty().allMatch(McpUserEvent.class::isInstance);
+				String key = SecurityContextUserIdentity.key(alice);
+				assertThat(events).extracting((event) -> ((McpUserEvent) event).user())
+					.as("the user as a salted hash: one identifier, not the user's key")
+					.containsOnly(((McpUserEvent) events.get(0)).user())
+					.allSatisfy((user) -> assertThat(user).matches("[0-9a-f]{24}").isNotEqualTo(key));
+			}
+			assertThat(events).allSatisfy((event) -> assertThat(event.toString()).doesNotContain("alice",
+					alice.getToken().getTokenValue()));
+		}
 	}
 
 	@Test
@@ -359,6 +401,22 @@ class PerUserUpstreamTest {
 		assertThat(app.counters().executions("alice") - aliceBefore).isEqualTo(3);
 		assertThat(app.counters().executions("bob") - bobBefore).isEqualTo(3);
 		assertThat(app.counters().executions("carol")).isZero();
+	}
+
+	/** The application's listener of mcpx's events, as Spring publishes them. */
+	static final class EventsSeen {
+
+		private final List<McpEvent> events;
+
+		EventsSeen(List<McpEvent> events) {
+			this.events = events;
+		}
+
+		@EventListener
+		public void on(McpEvent event) {
+			this.events.add(event);
+		}
+
 	}
 
 }

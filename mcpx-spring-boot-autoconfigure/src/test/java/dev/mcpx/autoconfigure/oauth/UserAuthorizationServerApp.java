@@ -9,8 +9,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.nimbusds.jose.jwk.source.JWKSource;
-import com.nimbusds.jose.proc.SecurityContext;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
@@ -26,29 +24,18 @@ import org.jspecify.annotations.Nullable;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
 import org.springframework.http.MediaType;
-import org.springframework.security.config.Customizer;
-import org.springframework.security.config.annotation.web.builders.HttpSecurity;
-import org.springframework.security.config.annotation.web.configurers.oauth2.server.authorization.OAuth2AuthorizationServerConfigurer;
-import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.core.context.SecurityContextHolder;
-import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
-import org.springframework.security.oauth2.core.OAuth2Error;
-import org.springframework.security.oauth2.core.OAuth2TokenValidatorResult;
 import org.springframework.security.oauth2.jwt.Jwt;
-import org.springframework.security.oauth2.jwt.JwtDecoder;
-import org.springframework.security.oauth2.jwt.JwtTimestampValidator;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.server.authorization.InMemoryOAuth2AuthorizationService;
 import org.springframework.security.oauth2.server.authorization.OAuth2Authorization;
@@ -59,10 +46,11 @@ import org.springframework.security.oauth2.server.authorization.authentication.O
 import org.springframework.security.oauth2.server.authorization.token.JwtEncodingContext;
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenCustomizer;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
-import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.client.RestClient;
+
+import dev.mcpx.testsupport.SpringAuthorizationServer;
 
 /**
  * A real authorization server and an MCP server that sees who calls it, in one Spring Boot
@@ -83,17 +71,20 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 
 	static final String CLIENT_SECRET = "app-s3cret-for-the-test-only";
 
-	static final String SCOPE = "mcp:tools";
+	static final String SCOPE = SpringAuthorizationServer.SCOPE;
 
 	static final List<String> USERS = List.of("alice", "bob", "carol");
 
-	private final ConfigurableApplicationContext context;
+	/** Which era's MCP server runs at {@code /mcp}: {@code legacy} or {@code modern}. */
+	private static final String ERA = "test.mcp.era";
+
+	private final SpringAuthorizationServer server;
 
 	private final Counters counters;
 
-	private UserAuthorizationServerApp(ConfigurableApplicationContext context) {
-		this.context = context;
-		this.counters = context.getBean(Counters.class);
+	private UserAuthorizationServerApp(SpringAuthorizationServer server) {
+		this.server = server;
+		this.counters = server.bean(Counters.class);
 	}
 
 	/**
@@ -102,42 +93,41 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 	 * @return the running servers
 	 */
 	static UserAuthorizationServerApp start(Duration exchangedTokenLifetime) {
-		Map<String, Object> properties = new HashMap<>(Map.of("server.port", "0", "server.address", "127.0.0.1",
-				"spring.main.banner-mode", "off",
-				// a listen stream still open must not hold the shutdown for its grace period
-				"server.shutdown", "immediate"));
-		String prefix = "spring.security.oauth2.authorizationserver.client.";
-		client(properties, prefix + "app.", CLIENT_ID, CLIENT_SECRET,
-				"client_credentials,urn:ietf:params:oauth:grant-type:token-exchange", exchangedTokenLifetime);
-		for (String user : USERS) {
-			client(properties, prefix + user + ".", user, user + "-secret", "client_credentials", Duration.ofMinutes(10));
-		}
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(Config.class).properties(properties)
-			// the module's test application.properties turns Spring Security off for the others
-			.run("--spring.autoconfigure.exclude=");
-		return new UserAuthorizationServerApp(context);
+		return start(exchangedTokenLifetime, "legacy");
 	}
 
-	private static void client(Map<String, Object> properties, String prefix, String id, String secret,
-			String grants, Duration lifetime) {
-		properties.put(prefix + "registration.client-id", id);
-		properties.put(prefix + "registration.client-secret", "{noop}" + secret);
-		properties.put(prefix + "registration.client-authentication-methods", "client_secret_basic");
-		properties.put(prefix + "registration.authorization-grant-types", grants);
-		properties.put(prefix + "registration.scopes", SCOPE);
-		properties.put(prefix + "token.access-token-time-to-live", lifetime.toMillis() + "ms");
+	/**
+	 * Starts the servers with a modern-era (2026-07-28) MCP server at {@code /mcp} in place of
+	 * the Java SDK's legacy one ({@link ModernWhoamiServer}).
+	 * @param exchangedTokenLifetime the lifetime of tokens the application obtains by exchange
+	 * @return the running servers
+	 */
+	static UserAuthorizationServerApp startModern(Duration exchangedTokenLifetime) {
+		return start(exchangedTokenLifetime, "modern");
+	}
+
+	private static UserAuthorizationServerApp start(Duration exchangedTokenLifetime, String era) {
+		// a listen stream still open must not hold the shutdown for its grace period
+		Map<String, Object> properties = new HashMap<>(Map.of("server.shutdown", "immediate", ERA, era));
+		SpringAuthorizationServer.client(properties, "app", CLIENT_ID, CLIENT_SECRET,
+				"client_credentials,urn:ietf:params:oauth:grant-type:token-exchange", exchangedTokenLifetime);
+		for (String user : USERS) {
+			SpringAuthorizationServer.client(properties, user, user, user + "-secret", "client_credentials",
+					Duration.ofMinutes(10));
+		}
+		return new UserAuthorizationServerApp(SpringAuthorizationServer.start(Config.class, properties));
 	}
 
 	int port() {
-		return ((WebServerApplicationContext) this.context).getWebServer().getPort();
+		return this.server.port();
 	}
 
 	String mcpUrl() {
-		return "http://127.0.0.1:" + port() + "/mcp";
+		return this.server.mcpUrl();
 	}
 
 	String issuer() {
-		return "http://127.0.0.1:" + port();
+		return this.server.issuer();
 	}
 
 	Counters counters() {
@@ -211,7 +201,7 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.context.close();
+		this.server.close();
 	}
 
 	/** What the servers saw. */
@@ -238,6 +228,13 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 		/** Per subject: the distinct tokens the MCP endpoint accepted for it. */
 		final Map<String, Set<String>> acceptedTokens = new ConcurrentHashMap<>();
 
+		/** The modern server's requests, by {@code "<method> <subject>"}. */
+		final ConcurrentHashMap<String, AtomicInteger> requests = new ConcurrentHashMap<>();
+
+		int requests(String method, String subject) {
+			return ModernWhoamiServer.count(this.requests, method, subject);
+		}
+
 		int executions(String subject) {
 			AtomicInteger count = this.executions.get(subject);
 			return (count != null) ? count.get() : 0;
@@ -252,62 +249,12 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
+	@Import(SpringAuthorizationServer.Security.class)
 	static class Config {
 
 		@Bean
 		Counters counters() {
 			return new Counters();
-		}
-
-		@Bean
-		@Order(1)
-		SecurityFilterChain authorizationServerChain(HttpSecurity http) throws Exception {
-			OAuth2AuthorizationServerConfigurer authorizationServer = new OAuth2AuthorizationServerConfigurer();
-			http.securityMatcher(authorizationServer.getEndpointsMatcher())
-				.with(authorizationServer, Customizer.withDefaults())
-				.authorizeHttpRequests((requests) -> requests.anyRequest().authenticated())
-				.csrf((csrf) -> csrf.ignoringRequestMatchers(authorizationServer.getEndpointsMatcher()));
-			return http.build();
-		}
-
-		@Bean
-		@Order(2)
-		SecurityFilterChain resourceServerChain(HttpSecurity http, WebServerApplicationContext server)
-				throws Exception {
-			http.authorizeHttpRequests((requests) -> requests.requestMatchers("/mcp")
-				.hasAuthority("SCOPE_" + SCOPE)
-				.anyRequest()
-				.permitAll())
-				.oauth2ResourceServer((resourceServer) -> resourceServer.jwt(Customizer.withDefaults())
-					.protectedResourceMetadata((metadata) -> metadata.protectedResourceMetadataCustomizer(
-							(builder) -> builder.resource(base(server) + "/mcp")
-								.authorizationServers((servers) -> {
-									servers.clear();
-									servers.add(base(server));
-								})
-								.scopes((scopes) -> {
-									scopes.clear();
-									scopes.add(SCOPE);
-								}))))
-				.csrf((csrf) -> csrf.disable())
-				.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS));
-			return http.build();
-		}
-
-		private static String base(WebServerApplicationContext server) {
-			return "http://127.0.0.1:" + server.getWebServer().getPort();
-		}
-
-		/** Tokens expire when they say (no skew), and only for the resource they were issued for. */
-		@Bean
-		JwtDecoder jwtDecoder(JWKSource<SecurityContext> jwkSource, WebServerApplicationContext server) {
-			NimbusJwtDecoder decoder = NimbusJwtDecoder.withJwkSource(jwkSource).build();
-			decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(new JwtTimestampValidator(Duration.ZERO),
-					(jwt) -> (jwt.getAudience() != null && jwt.getAudience().contains(base(server) + "/mcp"))
-							? OAuth2TokenValidatorResult.success()
-							: OAuth2TokenValidatorResult
-								.failure(new OAuth2Error("invalid_token", "not issued for this resource", null))));
-			return decoder;
 		}
 
 		/**
@@ -392,6 +339,13 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 		}
 
 		@Bean
+		@ConditionalOnProperty(name = ERA, havingValue = "modern")
+		ServletRegistrationBean<ModernWhoamiServer> modernMcpServlet(Counters counters) {
+			return new ServletRegistrationBean<>(new ModernWhoamiServer(counters), "/mcp");
+		}
+
+		@Bean
+		@ConditionalOnProperty(name = ERA, havingValue = "legacy")
 		HttpServletStreamableServerTransportProvider mcpTransport() {
 			return HttpServletStreamableServerTransportProvider.builder()
 				.mcpEndpoint("/mcp")
@@ -402,6 +356,7 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 		}
 
 		@Bean(destroyMethod = "close")
+		@ConditionalOnProperty(name = ERA, havingValue = "legacy")
 		McpSyncServer mcpServer(HttpServletStreamableServerTransportProvider transport, Counters counters) {
 			Tool whoami = Tool.builder()
 				.name("whoami")
@@ -429,6 +384,7 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 		}
 
 		@Bean
+		@ConditionalOnProperty(name = ERA, havingValue = "legacy")
 		ServletRegistrationBean<HttpServletStreamableServerTransportProvider> mcpServlet(
 				HttpServletStreamableServerTransportProvider transport) {
 			ServletRegistrationBean<HttpServletStreamableServerTransportProvider> registration = new ServletRegistrationBean<>(

@@ -95,6 +95,24 @@ abstract class TaskJournalResumerContract {
 	}
 
 	@Test
+	void aLeaseRenewalWhileAnOutcomeIsPublishedNeitherCancelsNorInterruptsItsListeners() {
+		orphans(1, Duration.ofMinutes(10));
+		List<Boolean> interrupted = new java.util.concurrent.CopyOnWriteArrayList<>();
+		TaskJournalResumer[] resumer = new TaskJournalResumer[1];
+		resumer[0] = new TaskJournalResumer(replica(Duration.ofSeconds(30)), () -> Set.of("weather"),
+				(task, bound) -> result("done"), (event) -> {
+					// the lease timer fires while the application hears the outcome: its row has just ended
+					resumer[0].renewLeases();
+					interrupted.add(Thread.currentThread().isInterrupted());
+				}, Duration.ofHours(1), Clock.systemUTC());
+		this.started.add(resumer[0]);
+		resumer[0].start();
+		await().atMost(Duration.ofSeconds(30)).until(() -> !interrupted.isEmpty());
+		assertThat(interrupted).containsExactly(false);
+		assertThat(resumer[0].followedTasks()).isZero();
+	}
+
+	@Test
 	void twoReplicasFollowEachOf50OrphansOnceAndPublishEachOutcomeOnce() {
 		orphans(50, Duration.ofMinutes(10));
 		Map<String, AtomicInteger> followed = new ConcurrentHashMap<>();

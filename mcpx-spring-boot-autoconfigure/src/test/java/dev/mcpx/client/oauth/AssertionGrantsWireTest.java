@@ -34,6 +34,7 @@ import dev.mcpx.client.McpClient;
 import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.error.McpAuthenticationException;
 import dev.mcpx.testsupport.McpWireMock;
+import dev.mcpx.testsupport.OAuthWireStubs;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
@@ -70,11 +71,11 @@ class AssertionGrantsWireTest {
 	@RegisterExtension
 	static McpWireMock idp = McpWireMock.plain();
 
-	static final String JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+	static final String JWT_BEARER = OAuthWireStubs.JWT_BEARER;
 
-	static final String TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+	static final String TOKEN_EXCHANGE = OAuthWireStubs.TOKEN_EXCHANGE;
 
-	static final String ID_JAG = "urn:ietf:params:oauth:token-type:id-jag";
+	static final String ID_JAG = OAuthWireStubs.ID_JAG;
 
 	private static final String ACCESS_TOKEN = "access-token-for-the-mcp-server";
 
@@ -87,14 +88,12 @@ class AssertionGrantsWireTest {
 		auth.resetAll();
 		idp.resetAll();
 		String as = auth.baseUrl();
-		mcp.stubFor(get(urlEqualTo("/.well-known/oauth-protected-resource/mcp")).willReturn(okJson(
-				"{\"resource\":\"" + mcp.baseUrl() + "/mcp\",\"authorization_servers\":[\"" + as + "\"]}")));
+		OAuthWireStubs.protectedResource(mcp, "/mcp", as);
 		auth.stubFor(get(urlEqualTo("/.well-known/oauth-authorization-server"))
 			.willReturn(okJson("{\"issuer\":\"" + as + "\",\"token_endpoint\":\"" + as + "/token\","
 					+ "\"grant_types_supported\":[\"" + JWT_BEARER + "\"],"
 					+ "\"token_endpoint_auth_methods_supported\":[\"client_secret_basic\",\"none\"]}")));
-		auth.stubFor(post(urlEqualTo("/token")).willReturn(okJson(
-				"{\"access_token\":\"" + ACCESS_TOKEN + "\",\"token_type\":\"Bearer\",\"expires_in\":3600}")));
+		OAuthWireStubs.tokenEndpoint(auth, "/token", 200, OAuthWireStubs.bearer(ACCESS_TOKEN, 3600));
 		mcp.stubFor(method("initialize").willReturn(okJson(result("{\"protocolVersion\":\"2025-11-25\","
 				+ "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"guarded\",\"version\":\"1\"}}"))));
 		mcp.stubFor(method("notifications/initialized").willReturn(aResponse().withStatus(202)));
@@ -200,10 +199,8 @@ class AssertionGrantsWireTest {
 		String assertion = jwt("workload", auth.baseUrl(), Instant.now().plusSeconds(3600));
 		Path file = Files.writeString(this.dir.resolve("token"), assertion);
 		// a server that echoes what it was sent must not make the client repeat it
-		auth.stubFor(post(urlEqualTo("/token")).willReturn(aResponse().withStatus(400)
-			.withHeader("Content-Type", "application/json")
-			.withBody("{\"error\":\"invalid_grant\",\"error_description\":\"assertion " + assertion
-					+ " is not trusted\"}")));
+		OAuthWireStubs.tokenEndpoint(auth, "/token", 400,
+				"{\"error\":\"invalid_grant\",\"error_description\":\"assertion " + assertion + " is not trusted\"}");
 		McpOAuthCredentials credentials = McpOAuthCredentials.builder("guarded", mcp.mcpUri())
 			.grant(McpOAuthGrant.JWT_BEARER)
 			.client("workload-client", null)
@@ -229,8 +226,7 @@ class AssertionGrantsWireTest {
 	void theIdentityAssertionIsExchangedForAnIdJagWhichTheAuthorizationServerRedeems() throws Exception {
 		String idToken = jwt("alice", "mcpx-sso-client", Instant.now().plusSeconds(3600));
 		String idJag = idJag("alice", auth.baseUrl());
-		idp.stubFor(post(urlEqualTo("/token")).willReturn(okJson("{\"access_token\":\"" + idJag
-				+ "\",\"issued_token_type\":\"" + ID_JAG + "\",\"token_type\":\"N_A\",\"expires_in\":300}")));
+		OAuthWireStubs.tokenEndpoint(idp, "/token", 200, OAuthWireStubs.idJagIssued(idJag));
 		try (McpClient client = client(enterprise(() -> idToken).build())) {
 			assertThat(client.callTool("echo", Map.of()).text()).isEqualTo("ok");
 		}
@@ -259,8 +255,7 @@ class AssertionGrantsWireTest {
 			.withoutPadding()
 			.encodeToString("<saml2:Assertion ID=\"a1\">alice</saml2:Assertion>".getBytes(StandardCharsets.UTF_8));
 		String idJag = idJag("alice", auth.baseUrl());
-		idp.stubFor(post(urlEqualTo("/token")).willReturn(okJson("{\"access_token\":\"" + idJag
-				+ "\",\"issued_token_type\":\"" + ID_JAG + "\",\"token_type\":\"N_A\"}")));
+		OAuthWireStubs.tokenEndpoint(idp, "/token", 200, OAuthWireStubs.idJagIssued(idJag));
 		McpOAuthCredentials credentials = enterprise(() -> saml)
 			.identityProvider(new McpIdentityProvider(URI.create(idp.baseUrl() + "/token"), "mcpx-sso-client",
 					"sso-secret", "client_secret_post", McpIdentityProvider.SAML2))
@@ -280,8 +275,7 @@ class AssertionGrantsWireTest {
 	@Test
 	void aTokenExchangeResponseWithoutIssuedTokenTypeIsNotRedeemed() throws Exception {
 		String idJag = idJag("alice", auth.baseUrl());
-		idp.stubFor(post(urlEqualTo("/token"))
-			.willReturn(okJson("{\"access_token\":\"" + idJag + "\",\"token_type\":\"N_A\"}")));
+		OAuthWireStubs.tokenEndpoint(idp, "/token", 200, OAuthWireStubs.idJagWithoutIssuedTokenType(idJag));
 		String idToken = jwt("alice", "mcpx-sso-client", Instant.now().plusSeconds(3600));
 		try (McpClient client = client(enterprise(() -> idToken).build())) {
 			McpAuthorizationException failure = authorizationFailure(client);
@@ -298,10 +292,8 @@ class AssertionGrantsWireTest {
 	@Test
 	void anIdentityProviderThatRefusesTheExchangeFailsTheCallNamingTheStep() throws Exception {
 		String idToken = jwt("alice", "mcpx-sso-client", Instant.now().plusSeconds(3600));
-		idp.stubFor(post(urlEqualTo("/token")).willReturn(aResponse().withStatus(400)
-			.withHeader("Content-Type", "application/json")
-			.withBody("{\"error\":\"invalid_grant\",\"error_description\":\"Audience validation failed for "
-					+ idToken + "\"}")));
+		OAuthWireStubs.tokenEndpoint(idp, "/token", 400, "{\"error\":\"invalid_grant\","
+				+ "\"error_description\":\"Audience validation failed for " + idToken + "\"}");
 		try (McpClient client = client(enterprise(() -> idToken).build())) {
 			McpAuthorizationException failure = authorizationFailure(client);
 			assertThat(failure.getMessage()).contains("token exchange token request to " + idp.baseUrl() + "/token")

@@ -2,14 +2,13 @@ package dev.mcpx.client.oauth;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.nimbusds.jose.jwk.source.JWKSource;
-import com.nimbusds.jose.proc.SecurityContext;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -28,31 +27,19 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
-import org.springframework.security.config.Customizer;
-import org.springframework.security.config.annotation.web.builders.HttpSecurity;
-import org.springframework.security.config.annotation.web.configurers.oauth2.server.authorization.OAuth2AuthorizationServerConfigurer;
-import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
-import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
-import org.springframework.security.oauth2.core.OAuth2Error;
-import org.springframework.security.oauth2.core.OAuth2TokenValidatorResult;
-import org.springframework.security.oauth2.jwt.JwtDecoder;
-import org.springframework.security.oauth2.jwt.JwtTimestampValidator;
-import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientCredentialsAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.token.JwtEncodingContext;
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenCustomizer;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
-import org.springframework.security.web.SecurityFilterChain;
+
+import dev.mcpx.testsupport.SpringAuthorizationServer;
 
 /**
  * A real authorization server and a protected MCP server in one Spring Boot application on
@@ -71,44 +58,34 @@ final class AuthorizationServerApp implements AutoCloseable {
 
 	static final String CLIENT_SECRET = "s3cret-for-the-test-only";
 
-	static final String SCOPE = "mcp:tools";
+	static final String SCOPE = SpringAuthorizationServer.SCOPE;
 
-	private final ConfigurableApplicationContext context;
+	private final SpringAuthorizationServer server;
 
 	private final Counters counters;
 
-	private AuthorizationServerApp(ConfigurableApplicationContext context) {
-		this.context = context;
-		this.counters = context.getBean(Counters.class);
+	private AuthorizationServerApp(SpringAuthorizationServer server) {
+		this.server = server;
+		this.counters = server.bean(Counters.class);
 	}
 
 	static AuthorizationServerApp start(Duration tokenLifetime) {
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(Config.class).properties(Map.of(
-				"server.port", "0", "server.address", "127.0.0.1", "spring.main.banner-mode", "off",
-				"spring.security.oauth2.authorizationserver.client.mcpx.registration.client-id", CLIENT_ID,
-				"spring.security.oauth2.authorizationserver.client.mcpx.registration.client-secret",
-				"{noop}" + CLIENT_SECRET,
-				"spring.security.oauth2.authorizationserver.client.mcpx.registration.client-authentication-methods",
-				"client_secret_basic",
-				"spring.security.oauth2.authorizationserver.client.mcpx.registration.authorization-grant-types",
-				"client_credentials", "spring.security.oauth2.authorizationserver.client.mcpx.registration.scopes",
-				SCOPE, "spring.security.oauth2.authorizationserver.client.mcpx.token.access-token-time-to-live",
-				tokenLifetime.toMillis() + "ms"))
-			// the module's test application.properties turns Spring Security off for the others
-			.run("--spring.autoconfigure.exclude=");
-		return new AuthorizationServerApp(context);
+		Map<String, Object> properties = new HashMap<>();
+		SpringAuthorizationServer.client(properties, "mcpx", CLIENT_ID, CLIENT_SECRET, "client_credentials",
+				tokenLifetime);
+		return new AuthorizationServerApp(SpringAuthorizationServer.start(Config.class, properties));
 	}
 
 	int port() {
-		return ((WebServerApplicationContext) this.context).getWebServer().getPort();
+		return this.server.port();
 	}
 
 	String mcpUrl() {
-		return "http://127.0.0.1:" + port() + "/mcp";
+		return this.server.mcpUrl();
 	}
 
 	String issuer() {
-		return "http://127.0.0.1:" + port();
+		return this.server.issuer();
 	}
 
 	Counters counters() {
@@ -117,7 +94,7 @@ final class AuthorizationServerApp implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.context.close();
+		this.server.close();
 	}
 
 	/** What the servers saw. */
@@ -137,62 +114,12 @@ final class AuthorizationServerApp implements AutoCloseable {
 
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
+	@Import(SpringAuthorizationServer.Security.class)
 	static class Config {
 
 		@Bean
 		Counters counters() {
 			return new Counters();
-		}
-
-		@Bean
-		@Order(1)
-		SecurityFilterChain authorizationServerChain(HttpSecurity http) throws Exception {
-			OAuth2AuthorizationServerConfigurer authorizationServer = new OAuth2AuthorizationServerConfigurer();
-			http.securityMatcher(authorizationServer.getEndpointsMatcher())
-				.with(authorizationServer, Customizer.withDefaults())
-				.authorizeHttpRequests((requests) -> requests.anyRequest().authenticated())
-				.csrf((csrf) -> csrf.ignoringRequestMatchers(authorizationServer.getEndpointsMatcher()));
-			return http.build();
-		}
-
-		@Bean
-		@Order(2)
-		SecurityFilterChain resourceServerChain(HttpSecurity http, WebServerApplicationContext server)
-				throws Exception {
-			http.authorizeHttpRequests((requests) -> requests.requestMatchers("/mcp")
-				.hasAuthority("SCOPE_" + SCOPE)
-				.anyRequest()
-				.permitAll())
-				.oauth2ResourceServer((resourceServer) -> resourceServer.jwt(Customizer.withDefaults())
-					.protectedResourceMetadata((metadata) -> metadata.protectedResourceMetadataCustomizer(
-							(builder) -> builder.resource(base(server) + "/mcp")
-								.authorizationServers((servers) -> {
-									servers.clear();
-									servers.add(base(server));
-								})
-								.scopes((scopes) -> {
-									scopes.clear();
-									scopes.add(SCOPE);
-								}))))
-				.csrf((csrf) -> csrf.disable())
-				.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS));
-			return http.build();
-		}
-
-		private static String base(WebServerApplicationContext server) {
-			return "http://127.0.0.1:" + server.getWebServer().getPort();
-		}
-
-		/** Tokens expire when they say (no skew), and only for the resource they were issued for. */
-		@Bean
-		JwtDecoder jwtDecoder(JWKSource<SecurityContext> jwkSource, WebServerApplicationContext server) {
-			NimbusJwtDecoder decoder = NimbusJwtDecoder.withJwkSource(jwkSource).build();
-			decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(new JwtTimestampValidator(Duration.ZERO),
-					(jwt) -> (jwt.getAudience() != null && jwt.getAudience().contains(base(server) + "/mcp"))
-							? OAuth2TokenValidatorResult.success()
-							: OAuth2TokenValidatorResult
-								.failure(new OAuth2Error("invalid_token", "not issued for this resource", null))));
-			return decoder;
 		}
 
 		/** RFC 8707: the token's audience is the resource the client asked for. */

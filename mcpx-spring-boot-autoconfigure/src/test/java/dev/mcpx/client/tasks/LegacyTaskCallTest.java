@@ -23,6 +23,7 @@ import dev.mcpx.client.ProtocolMode;
 import dev.mcpx.client.error.McpCancelledException;
 import dev.mcpx.client.error.McpJsonRpcException;
 import dev.mcpx.client.error.McpStreamLostException;
+import dev.mcpx.client.error.McpTaskCancelledException;
 import dev.mcpx.client.error.McpTaskLostException;
 import dev.mcpx.client.error.McpTimeoutException;
 import dev.mcpx.client.model.CallToolResult;
@@ -203,6 +204,34 @@ class LegacyTaskCallTest {
 		finally {
 			caller.shutdownNow();
 		}
+		assertThat(this.peer.counts().at("/requests/tools~1call").asInt()).isEqualTo(1);
+		assertThat(this.peer.counts().at("/executions/delete_record").asInt()).isEqualTo(1);
+	}
+
+	@Test
+	void aTaskTheServerCancelledIsATypedOutcomeNamingIt() throws Exception {
+		McpClient client = this.clients.client();
+		client.listTools();
+		ExecutorService caller = Executors.newSingleThreadExecutor();
+		try {
+			Future<CallToolResult> call = caller
+				.submit(() -> client.callTool("delete_record", Map.of("id", "r10", "durationMs", 60_000)));
+			String taskId = awaitTasks(1).get(0).path("taskId").asString();
+			this.peer.admin("cancel", JsonNodeFactory.instance.objectNode().put("taskId", taskId));
+
+			assertThatExceptionOfType(java.util.concurrent.ExecutionException.class)
+				.isThrownBy(() -> call.get(20, TimeUnit.SECONDS))
+				.havingCause()
+				.isInstanceOf(McpTaskCancelledException.class)
+				.isNotInstanceOf(McpCancelledException.class)
+				.withMessageContaining("the server cancelled task " + taskId)
+				.withMessageContaining("Cancelled by the server")
+				.satisfies((ex) -> assertThat(((McpTaskCancelledException) ex).taskId()).isEqualTo(taskId));
+		}
+		finally {
+			caller.shutdownNow();
+		}
+		assertThat(this.peer.counts().at("/requests/tasks~1cancel").asInt()).isZero();
 		assertThat(this.peer.counts().at("/requests/tools~1call").asInt()).isEqualTo(1);
 		assertThat(this.peer.counts().at("/executions/delete_record").asInt()).isEqualTo(1);
 	}

@@ -16,6 +16,7 @@ import dev.mcpx.client.internal.recovery.RecoveringExecutor;
 import dev.mcpx.client.internal.session.BackgroundTasks;
 import dev.mcpx.client.internal.session.EraDetectingSession;
 import dev.mcpx.client.internal.session.Exchange;
+import dev.mcpx.client.internal.session.InputRounds;
 import dev.mcpx.client.internal.session.LegacySession;
 import dev.mcpx.client.internal.session.ListenLoop;
 import dev.mcpx.client.internal.session.ModernSession;
@@ -73,7 +74,7 @@ public final class ClientAssembly {
 		ProtocolSession session = session(s, exchange, events, serverLog, subscriptions);
 		RecoveringExecutor executor = new RecoveringExecutor(s.name(), session, s.recoveryPolicy(), s.replayGate(),
 				catalogue, events, s.credentialsRefresh());
-		TaskFollower tasks = new TaskFollower(s.name(), executor, jsonRpc);
+		TaskFollower tasks = new TaskFollower(s.name(), executor, jsonRpc, new InputRounds(s.name(), s.inputAnswers()));
 		TaskAugment taskAugment = new TaskAugment(s.taskAugmentation(), catalogue.tools(), executor);
 		ListenLoop listenLoop = s.listenForChanges()
 				? new ListenLoop(s.name(), session, subscriptions, serverLog, s.inputAnswers() != null) : null;
@@ -102,7 +103,7 @@ public final class ClientAssembly {
 				s.handshakeTimeout(), s.maxMessageBytes());
 		LegacySession legacy = new LegacySession(settings, exchange, SessionSetup.of(List.of(serverLog, subscriptions)));
 		ModernSession modern = new ModernSession(settings, exchange, s.inputAnswers(), s.era() == ProtocolEra.MODERN,
-				subscriptions, s.serverLogLevel());
+				subscriptions, s.serverLogLevel(), s.recoveryPolicy().taskExtension());
 		if (s.era() != null) {
 			return (s.era() == ProtocolEra.LEGACY) ? legacy : modern;
 		}

@@ -53,6 +53,9 @@ public final class McpMethods {
 
 	public static final String TASKS_CANCEL = "tasks/cancel";
 
+	/** 2026-07-28 tasks extension (SEP-2663) §Task Update Requests: answers to a task's input requests. */
+	public static final String TASKS_UPDATE = "tasks/update";
+
 	private McpMethods() {
 	}
 

@@ -55,6 +55,9 @@ public final class ModernSession implements ProtocolSession {
 
 	private static final String META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
+	/** The tasks extension's identifier (2026-07-28 tasks extension, SEP-2663 §Extension Identifier). */
+	public static final String TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
 	private static final String METHOD_HEADER = "Mcp-Method";
 
 	private static final String NAME_HEADER = "Mcp-Name";
@@ -80,6 +83,8 @@ public final class ModernSession implements ProtocolSession {
 
 	private final Subscriptions subscriptions;
 
+	private final boolean tasks;
+
 	/**
 	 * Creates the modern exchange of one client, whose listen stream also carries the
 	 * updates of subscribed resources.
@@ -91,10 +96,13 @@ public final class ModernSession implements ProtocolSession {
 	 * @param subscriptions the client's resource subscriptions
 	 * @param logLevel the least severe server log message wanted, carried by every request;
 	 * absent for none, and then the server sends none (2026-07-28 server/utilities/logging)
+	 * @param tasks whether every request declares the tasks extension, so that the server may
+	 * answer a {@code tools/call} with a task (2026-07-28 tasks extension §Capability Negotiation)
 	 */
 	public ModernSession(SessionSettings settings, Exchange exchange, @Nullable InputAnswers inputHandler,
-			boolean forced, Subscriptions subscriptions, @Nullable String logLevel) {
+			boolean forced, Subscriptions subscriptions, @Nullable String logLevel, boolean tasks) {
 		this.logLevel = logLevel;
+		this.tasks = tasks;
 		this.subscriptions = subscriptions;
 		this.forced = forced;
 		this.settings = settings;
@@ -102,6 +110,11 @@ public final class ModernSession implements ProtocolSession {
 		this.inputRounds = new InputRounds(settings.upstream(), inputHandler);
 		this.clientCapabilities = exchange.jsonRpc().object();
 		this.inputRounds.declare(this.clientCapabilities);
+		if (tasks) {
+			// SEP-2663 §Capability Negotiation: in the per-request capabilities, on every request, since
+			// tasks/get, tasks/update and tasks/cancel need it as well as the requests that may create one
+			this.clientCapabilities.putObject("extensions").putObject(TASKS_EXTENSION);
+		}
 	}
 
 	/**
@@ -267,6 +280,16 @@ public final class ModernSession implements ProtocolSession {
 			throw typed(ex, method);
 		}
 		String resultType = result.path("resultType").asString("complete");
+		if (resultType.equals("task")) {
+			// SEP-2663 §Capability Negotiation: a task answers only a supported request (tools/call) of a
+			// client that declared the extension; any other is an invalid response
+			if (!this.tasks || !method.equals(McpMethods.TOOLS_CALL)) {
+				throw new McpProtocolException(this.settings.upstream(), method + " was answered with a task (resultType "
+						+ "'task'), which " + (this.tasks ? "only tools/call may be" : "this client did not declare (tasks "
+								+ "extension disabled)") + " (2026-07-28 tasks extension §Capability Negotiation)", null);
+			}
+			return result;
+		}
 		if (!resultType.equals("complete") && !resultType.equals("input_required")) {
 			throw new McpProtocolException(this.settings.upstream(),
 					method + " returned an unknown resultType '" + resultType + "'", null);
@@ -307,12 +330,15 @@ public final class ModernSession implements ProtocolSession {
 
 	/**
 	 * The body value {@code Mcp-Name} mirrors: {@code params.name} of a tool call or prompt,
-	 * {@code params.uri} of a resource read.
+	 * {@code params.uri} of a resource read, {@code params.taskId} of a request naming a task
+	 * (2026-07-28 tasks extension §Streamable HTTP: Routing Headers, a MUST: intermediaries route
+	 * by it to the instance holding the task).
 	 */
 	private static @Nullable String mirroredName(String method, JsonNode params) {
 		return switch (method) {
 			case McpMethods.TOOLS_CALL, McpMethods.PROMPTS_GET -> params.path("name").asString(null);
 			case McpMethods.RESOURCES_READ -> params.path("uri").asString(null);
+			case McpMethods.TASKS_GET, McpMethods.TASKS_UPDATE, McpMethods.TASKS_CANCEL -> params.path("taskId").asString(null);
 			default -> null;
 		};
 	}

@@ -86,8 +86,10 @@ public final class TaskAugment {
 	}
 
 	/**
-	 * The task a {@code tools/call} result names: a {@code CreateTaskResult}
-	 * (§Creating Tasks), absent for a direct result.
+	 * The task a {@code tools/call} result names: a 2025-11-25 {@code CreateTaskResult}
+	 * (§Creating Tasks, the task in {@code task}), or a 2026-07-28 one (tasks extension §Task
+	 * Creation: {@code resultType: "task"} and the task's fields in the result itself); absent for
+	 * a direct result.
 	 * @param upstream the upstream name
 	 * @param tool the tool called
 	 * @param result the result
@@ -95,11 +97,24 @@ public final class TaskAugment {
 	 * @throws dev.mcpx.client.error.McpProtocolException for a task the client cannot follow
 	 */
 	public static @Nullable TaskState created(String upstream, String tool, JsonNode result) {
+		if (isExtensionTask(result)) {
+			return TaskState.of(upstream, result, "the CreateTaskResult of tool '" + tool + "'");
+		}
 		JsonNode task = result.get("task");
 		if (task == null || !task.isObject() || result.has("content")) {
 			return null;
 		}
 		return TaskState.of(upstream, task, "the CreateTaskResult of tool '" + tool + "'");
+	}
+
+	/**
+	 * Whether a result is a 2026-07-28 {@code CreateTaskResult} (tasks extension §Polymorphic
+	 * Results: the server MUST set {@code resultType} to {@code "task"}).
+	 * @param result a {@code tools/call} result
+	 * @return {@code true} for a task of the extension
+	 */
+	public static boolean isExtensionTask(JsonNode result) {
+		return "task".equals(result.path("resultType").asString(""));
 	}
 
 }

@@ -8,32 +8,29 @@ import org.jspecify.annotations.Nullable;
 
 import dev.mcpx.client.error.McpCancelledException;
 import dev.mcpx.client.error.McpException;
-import dev.mcpx.client.error.McpHttpStatusException;
-import dev.mcpx.client.error.McpJsonRpcException;
+import dev.mcpx.client.error.McpInputRequiredException;
 import dev.mcpx.client.error.McpProtocolException;
-import dev.mcpx.client.error.McpRecoveryFailedException;
-import dev.mcpx.client.error.McpSessionExpiredException;
-import dev.mcpx.client.error.McpStreamLostException;
+import dev.mcpx.client.error.McpTaskCancelledException;
 import dev.mcpx.client.error.McpTaskLostException;
 import dev.mcpx.client.error.McpTaskStillRunningException;
 import dev.mcpx.client.error.McpTimeoutException;
-import dev.mcpx.client.error.McpTransportException;
 import dev.mcpx.client.internal.protocol.JsonRpc;
 import dev.mcpx.client.internal.protocol.McpMethods;
 import dev.mcpx.client.internal.recovery.RequestExecutor;
-import dev.mcpx.client.internal.session.McpRequest;
-import dev.mcpx.client.internal.session.SessionState;
+import dev.mcpx.client.internal.session.InputRounds;
 import dev.mcpx.client.model.McpTaskStatus;
+import dev.mcpx.client.model.ProtocolEra;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Follows a task to its outcome through its handle, never through its request (2025-11-25
- * basic/utilities/tasks; docs/architecture.md, "Tasks"): polls {@code tasks/get} at the
- * server's {@code pollInterval} (kept within {@link #MIN_POLL_INTERVAL} and
- * {@link #MAX_POLL_INTERVAL}), asks {@code tasks/result} for the outcome once the task is
- * terminal, and at once when it needs input (§Input Required Status, rule 3: the server asks
- * its questions on that stream, and the client's input handler answers them).
+ * basic/utilities/tasks; 2026-07-28 tasks extension; docs/architecture.md, "Tasks"): polls
+ * {@code tasks/get} at the server's {@code pollInterval} (kept within {@link #MIN_POLL_INTERVAL}
+ * and {@link #MAX_POLL_INTERVAL}). A 2025-11-25 task's outcome is asked of {@code tasks/result}
+ * once the task is terminal, and at once when it needs input (§Input Required Status, rule 3:
+ * the server asks its questions on that stream, and the client's input handler answers them); a
+ * 2026-07-28 task's outcome and questions come inline in {@code tasks/get}, and the answers go
+ * back with {@code tasks/update} ({@link TaskExtension}).
  * <p>
  * Once the task id is known no failure sends the tool call again: a lost poll, a poll that
  * timed out, a 5xx, an upstream that cannot be reached or a failed re-initialize are
@@ -41,7 +38,7 @@ import tools.jackson.databind.node.ObjectNode;
  * in the new session. Only the server's word that it does not know the task
  * ({@code -32602}) ends it, as {@link McpTaskLostException}. Each poll is one request of
  * the recovery loop, under its bound; how long the polling goes on is bounded by the
- * caller's {@link Bounds}.
+ * caller's {@link TaskBounds}.
  */
 public final class TaskFollower {
 
@@ -61,20 +58,21 @@ public final class TaskFollower {
 
 	private final String upstream;
 
-	private final RequestExecutor executor;
+	private final TaskExtension extension;
 
-	private final JsonRpc jsonRpc;
+	private final TaskRequests requests;
 
 	/**
 	 * Creates the follower of one client's tasks.
 	 * @param upstream the upstream name
 	 * @param executor the recovery loop every poll goes through
 	 * @param jsonRpc the client's codec
+	 * @param inputs answers a 2026-07-28 task's input requests through the application's handler
 	 */
-	public TaskFollower(String upstream, RequestExecutor executor, JsonRpc jsonRpc) {
+	public TaskFollower(String upstream, RequestExecutor executor, JsonRpc jsonRpc, InputRounds inputs) {
 		this.upstream = upstream;
-		this.executor = executor;
-		this.jsonRpc = jsonRpc;
+		this.extension = new TaskExtension(upstream, inputs, jsonRpc);
+		this.requests = new TaskRequests(upstream, executor, jsonRpc, this.extension);
 	}
 
 	/**
@@ -92,8 +90,11 @@ public final class TaskFollower {
 	 * bounds say so
 	 * @throws McpCancelledException when the thread was interrupted; the task is cancelled first
 	 * when the bounds say so
+	 * @throws McpTaskCancelledException when the server cancelled the task
+	 * @throws McpInputRequiredException when a 2026-07-28 task asks for input the client cannot
+	 * answer; the task is cancelled first when the bounds say so
 	 */
-	public JsonNode follow(FollowedTask task, Bounds bounds, Listener listener) {
+	public JsonNode follow(FollowedTask task, TaskBounds bounds, Listener listener) {
 		try {
 			return followUntilOutcome(task, bounds, listener);
 		}
@@ -105,43 +106,99 @@ public final class TaskFollower {
 			throw (ex.method().equals(McpMethods.TOOLS_CALL)) ? ex
 					: new McpCancelledException(this.upstream, McpMethods.TOOLS_CALL, ex);
 		}
+		catch (McpInputRequiredException ex) {
+			// a question no one here can answer would hold the task until its ttl
+			if (bounds.cancelOnLeaving()) {
+				cancel(task);
+			}
+			throw ex;
+		}
 	}
 
-	private JsonNode followUntilOutcome(FollowedTask task, Bounds bounds, Listener listener) {
-		long lastChange = System.nanoTime();
-		@Nullable McpException lastFailure = null;
-		listener.changed(task.last());
+	private JsonNode followUntilOutcome(FollowedTask task, TaskBounds bounds, Listener listener) {
+		FollowProgress progress = start(task, bounds, listener);
 		while (true) {
-			TaskState last = task.last();
-			if (last.status() == McpTaskStatus.CANCELLED) {
-				throw new McpException(this.upstream, "task " + last.taskId() + " of tool '" + task.tool()
-						+ "' was cancelled by the server" + message(last), null);
+			JsonNode outcome = settle(progress);
+			if (outcome != null) {
+				return outcome;
 			}
-			if (last.status().isTerminal() || last.status() == McpTaskStatus.INPUT_REQUIRED) {
-				Outcome outcome = result(task, bounds);
-				if (outcome.result() != null) {
-					return outcome.result();
-				}
-				lastFailure = outcome.failure();
+			pause(delay(progress));
+			pollOnce(progress);
+		}
+	}
+
+	/**
+	 * Starts following a task: the listener hears its first state.
+	 * @param task the task
+	 * @param bounds how long to follow it
+	 * @param listener hears what following finds
+	 * @return what following has found so far, for the steps that follow
+	 */
+	FollowProgress start(FollowedTask task, TaskBounds bounds, Listener listener) {
+		listener.changed(task.last());
+		return new FollowProgress(task, bounds, listener, System.nanoTime());
+	}
+
+	/**
+	 * What the task's last known state calls for before the next poll: its outcome when it has
+	 * one, the answers to its questions when it asks some.
+	 * @return the outcome, absent to poll again
+	 */
+	@Nullable JsonNode settle(FollowProgress progress) {
+		FollowedTask task = progress.task();
+		TaskState last = task.last();
+		if (last.status() == McpTaskStatus.CANCELLED) {
+			throw new McpTaskCancelledException(this.upstream, last.taskId(), task.tool(), last.statusMessage(),
+					task.cancelAsked());
+		}
+		if (task.era() == ProtocolEra.MODERN) {
+			JsonNode inline = this.extension.outcome(task, last);
+			if (inline != null) {
+				return inline;
 			}
-			pause(pollDelay(last, bounds, lastChange));
-			// poll before judging the bounds: the wait may have ended right at one
-			Poll poll = refresh(task, bounds.requestTimeout(System.nanoTime()));
-			TaskState next = poll.state();
-			boolean changed = next != null && next.changedFrom(last);
-			if (next == null) {
-				lastFailure = poll.failure();
+			McpException unanswered = this.requests.answerInput(task, progress.bounds());
+			if (unanswered != null) {
+				progress.failed(unanswered);
 			}
-			else {
-				listener.polled(next, changed);
+		}
+		else if (last.status().isTerminal() || last.status() == McpTaskStatus.INPUT_REQUIRED) {
+			TaskRequests.Outcome outcome = this.requests.result(task, progress.bounds());
+			if (outcome.result() != null) {
+				return outcome.result();
 			}
-			if (next != null && changed) {
-				lastChange = System.nanoTime();
-				listener.changed(next);
-			}
-			else {
-				checkBounds(task, bounds, lastChange, System.nanoTime(), lastFailure);
-			}
+			progress.failed(outcome.failure());
+		}
+		return null;
+	}
+
+	/** The wait before the next poll: the server's interval, bounded, never past a bound. */
+	Duration delay(FollowProgress progress) {
+		return pollDelay(progress.task().last(), progress.bounds(), progress.lastChange());
+	}
+
+	/**
+	 * Polls once, tells the listener, and judges the bounds when nothing changed (after the
+	 * poll: the wait may have ended right at one).
+	 * @throws McpTimeoutException when a bound passed
+	 */
+	void pollOnce(FollowProgress progress) {
+		FollowedTask task = progress.task();
+		TaskState last = task.last();
+		Poll poll = refresh(task, progress.bounds().requestTimeout(System.nanoTime()));
+		TaskState next = poll.state();
+		if (next == null) {
+			progress.failed(poll.failure());
+			checkBounds(task, progress.bounds(), progress.lastChange(), System.nanoTime(), progress.lastFailure());
+			return;
+		}
+		boolean changed = next.changedFrom(last);
+		progress.listener().polled(next, changed);
+		if (changed) {
+			progress.changed(System.nanoTime());
+			progress.listener().changed(next);
+		}
+		else {
+			checkBounds(task, progress.bounds(), progress.lastChange(), System.nanoTime(), progress.lastFailure());
 		}
 	}
 
@@ -155,18 +212,20 @@ public final class TaskFollower {
 	 */
 	public Poll poll(FollowedTask task, Duration timeout) {
 		try {
-			return new Poll(TaskState.of(this.upstream, inItsSession(task, McpMethods.TASKS_GET, timeout),
-					"the tasks/get answer"), null);
+			JsonNode answer = this.requests.inItsSession(task, McpMethods.TASKS_GET, this.requests.params(task), timeout);
+			return new Poll((task.era() == ProtocolEra.MODERN) ? TaskState.detailed(this.upstream, answer)
+					: TaskState.of(this.upstream, answer, "the tasks/get answer"), null);
 		}
 		catch (McpCancelledException | McpTaskLostException | McpProtocolException ex) {
 			throw ex;
 		}
 		catch (McpException ex) {
-			if (!transient_(ex)) {
+			if (!TaskRequests.transient_(ex)) {
 				throw ex;
 			}
 			logger.debug("[" + this.upstream + "] polling task " + task.taskId() + " failed, polling again: "
 					+ ex.getMessage());
+			task.broken(TaskRequests.brokenBy(ex));
 			return new Poll(null, ex);
 		}
 	}
@@ -189,8 +248,8 @@ public final class TaskFollower {
 		}
 		if (last.status().isTerminal() && next.status() != last.status()) {
 			throw new McpProtocolException(this.upstream, "task " + last.taskId() + " moved from terminal status "
-					+ last.status().wireName() + " to " + next.status().wireName() + " (2025-11-25 basic/utilities/tasks "
-					+ "§Task Status Lifecycle: a terminal task MUST NOT change)", null);
+					+ last.status().wireName() + " to " + next.status().wireName() + " (a terminal task MUST NOT change: "
+					+ "2025-11-25 basic/utilities/tasks §Task Status Lifecycle; 2026-07-28 tasks extension §Tasks)", null);
 		}
 		task.seen(next);
 		return poll;
@@ -199,16 +258,25 @@ public final class TaskFollower {
 	/**
 	 * Cancels the task ({@code tasks/cancel}), bounded, errors ignored: the caller is leaving.
 	 * The interrupt flag is cleared for the send and set again after, since an interrupted
-	 * thread sends nothing.
+	 * thread sends nothing. A 2025-11-25 server answers with the task; a 2026-07-28 one only
+	 * acknowledges, and the client keeps nothing of the task after (tasks extension §Task
+	 * Cancellation: it MAY drop its state), so the task is taken as cancelled.
 	 * @param task the task
 	 * @return {@code true} when the server confirmed
 	 */
 	public boolean cancel(FollowedTask task) {
 		boolean interrupted = Thread.interrupted();
 		try {
-			JsonNode answer = inItsSession(task, McpMethods.TASKS_CANCEL, CANCEL_BOUND);
+			JsonNode answer = this.requests.inItsSession(task, McpMethods.TASKS_CANCEL, this.requests.params(task),
+					CANCEL_BOUND);
+			task.cancelAcknowledged();
 			if (answer.has("status")) {
 				task.seen(TaskState.of(this.upstream, answer, "the tasks/cancel answer"));
+			}
+			else if (task.era() == ProtocolEra.MODERN && !task.last().status().isTerminal()) {
+				TaskState last = task.last();
+				task.seen(new TaskState(last.taskId(), McpTaskStatus.CANCELLED, "cancellation acknowledged (tasks/cancel)",
+						last.pollInterval(), last.ttl()));
 			}
 			return true;
 		}
@@ -223,77 +291,7 @@ public final class TaskFollower {
 		}
 	}
 
-	/**
-	 * {@code tasks/result}: the outcome of a terminal task, or, for one that needs input, the
-	 * stream on which the server asks (and then the outcome, which it blocks for).
-	 */
-	private Outcome result(FollowedTask task, Bounds bounds) {
-		try {
-			return new Outcome(inItsSession(task, McpMethods.TASKS_RESULT, bounds.requestTimeout(System.nanoTime())), null);
-		}
-		catch (McpCancelledException | McpTaskLostException ex) {
-			throw ex;
-		}
-		catch (McpJsonRpcException ex) {
-			if (task.last().status().isTerminal()) {
-				throw ex; // the request's own error, as the call would have returned it (§Result Retrieval, rule 4)
-			}
-			logger.debug("[" + this.upstream + "] tasks/result of task " + task.taskId() + " needing input failed: "
-					+ ex.getMessage());
-			return new Outcome(null, ex);
-		}
-		catch (McpException ex) {
-			if (!transient_(ex)) {
-				throw ex;
-			}
-			return new Outcome(null, ex);
-		}
-	}
-
-	/**
-	 * Sends a request naming the task in the task's session; after that expired, once in the
-	 * session that replaced it, where the task becomes the new session's if the server knows
-	 * it there (task ids are unique across the receiver: §Task ID Requirements, rule 3).
-	 */
-	private JsonNode inItsSession(FollowedTask task, String method, Duration timeout) {
-		McpRequest request = new McpRequest(method, params(task), null, positive(timeout));
-		SessionState session = task.session();
-		try {
-			try {
-				return (session != null) ? this.executor.execute(request, session) : this.executor.execute(request);
-			}
-			catch (McpSessionExpiredException expired) {
-				SessionState next = this.executor.connect();
-				logger.info("[" + this.upstream + "] the session of task " + task.taskId() + " expired; asking for it "
-						+ "once in session generation " + next.generation());
-				JsonNode answer = this.executor.execute(request, next);
-				task.movedTo(next);
-				return answer;
-			}
-		}
-		catch (McpJsonRpcException ex) {
-			if (ex.code() == McpJsonRpcException.INVALID_PARAMS) {
-				throw new McpTaskLostException(this.upstream, task.taskId(), task.tool(),
-						method + " answered " + ex.code() + " \"" + ex.errorMessage() + "\"", ex);
-			}
-			throw ex;
-		}
-	}
-
-	private ObjectNode params(FollowedTask task) {
-		return this.jsonRpc.mapper().createObjectNode().put("taskId", task.taskId());
-	}
-
-	/** Failures of a poll after which the task is still the server's: poll again. */
-	private static boolean transient_(McpException ex) {
-		return ex instanceof McpStreamLostException || ex instanceof McpTimeoutException
-				|| ex instanceof McpTransportException || ex instanceof McpRecoveryFailedException
-				|| ex instanceof McpSessionExpiredException
-				|| (ex instanceof McpHttpStatusException status && status.status() >= 500);
-	}
-
-	/** The wait before the next poll: the server's interval, bounded, never past a bound. */
-	private static Duration pollDelay(TaskState last, Bounds bounds, long lastChange) {
+	private static Duration pollDelay(TaskState last, TaskBounds bounds, long lastChange) {
 		Duration asked = (last.pollInterval() != null) ? last.pollInterval() : DEFAULT_POLL_INTERVAL;
 		Duration delay = (asked.compareTo(MIN_POLL_INTERVAL) < 0) ? MIN_POLL_INTERVAL
 				: (asked.compareTo(MAX_POLL_INTERVAL) > 0) ? MAX_POLL_INTERVAL : asked;
@@ -312,7 +310,7 @@ public final class TaskFollower {
 		}
 	}
 
-	private void checkBounds(FollowedTask task, Bounds bounds, long lastChange, long now,
+	private void checkBounds(FollowedTask task, TaskBounds bounds, long lastChange, long now,
 			@Nullable McpException lastFailure) {
 		boolean total = now - bounds.deadlineNanos() >= 0;
 		boolean silent = now - lastChange >= bounds.silence().toNanos();
@@ -330,14 +328,6 @@ public final class TaskFollower {
 		}
 		String then = cancel(task) ? "it was cancelled (tasks/cancel)" : "cancelling it failed, so it may still be running";
 		throw new McpTimeoutException(this.upstream, McpMethods.TOOLS_CALL, bound, told + then, lastFailure);
-	}
-
-	private static Duration positive(Duration timeout) {
-		return (timeout.compareTo(Duration.ofMillis(1)) < 0) ? Duration.ofMillis(1) : timeout;
-	}
-
-	private static String message(TaskState state) {
-		return (state.statusMessage() != null) ? ": " + state.statusMessage() : "";
 	}
 
 	/**
@@ -366,46 +356,12 @@ public final class TaskFollower {
 	}
 
 	/**
-	 * How long a task is followed.
-	 *
-	 * @param silence the longest time without a change of status (the call's timeout)
-	 * @param total the bound of the whole task (the call's hard cap)
-	 * @param deadlineNanos when the whole task's bound passes, in {@code System.nanoTime()}
-	 * @param cancelOnLeaving whether a task is cancelled when a bound passes or the caller is
-	 * interrupted (a call that gives up), or left running (a caller that only stops waiting)
-	 */
-	public record Bounds(Duration silence, Duration total, long deadlineNanos, boolean cancelOnLeaving) {
-
-		/**
-		 * Bounds starting now.
-		 * @param silence the longest time without a change of status
-		 * @param total the bound of the whole task
-		 * @param cancelOnLeaving whether a task is cancelled when a bound passes or the caller
-		 * is interrupted
-		 * @return the bounds
-		 */
-		public static Bounds startingNow(Duration silence, Duration total, boolean cancelOnLeaving) {
-			return new Bounds(silence, total, System.nanoTime() + total.toNanos(), cancelOnLeaving);
-		}
-
-		/** The bound of one request: the silence allowed, never past the whole task's bound. */
-		Duration requestTimeout(long nowNanos) {
-			long left = this.deadlineNanos - nowNanos;
-			return (left < this.silence.toNanos()) ? Duration.ofNanos(Math.max(left, 1_000_000)) : this.silence;
-		}
-
-	}
-
-	/**
 	 * One poll: the state, or the failure after which polling goes on.
 	 *
 	 * @param state the state, absent when the poll failed
 	 * @param failure the failure, absent when the poll answered
 	 */
 	public record Poll(@Nullable TaskState state, @Nullable McpException failure) {
-	}
-
-	private record Outcome(@Nullable JsonNode result, @Nullable McpException failure) {
 	}
 
 }

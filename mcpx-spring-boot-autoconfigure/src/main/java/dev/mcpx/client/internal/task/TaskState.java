@@ -10,8 +10,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * A task as the server last described it (2025-11-25 basic/utilities/tasks §Data Types,
- * {@code Task}): in a {@code CreateTaskResult}, a {@code tasks/get} answer or a status
- * notification.
+ * {@code Task}; 2026-07-28 tasks extension §Tasks): in a {@code CreateTaskResult}, a
+ * {@code tasks/get} answer or a status notification.
  *
  * @param taskId the id the server gave the task
  * @param status its status
@@ -19,9 +19,25 @@ import tools.jackson.databind.JsonNode;
  * @param pollInterval how often the server suggests polling, absent when it said nothing
  * @param ttl how long the server keeps the task from its creation, absent for unlimited or
  * unsaid
+ * @param detail what a 2026-07-28 {@code tasks/get} inlines for the status (§Tasks,
+ * {@code DetailedTask}): the {@code result} of a completed task, the {@code error} of a failed
+ * one, the {@code inputRequests} of one that needs input; absent otherwise, and in the legacy era
  */
 public record TaskState(String taskId, McpTaskStatus status, @Nullable String statusMessage,
-		@Nullable Duration pollInterval, @Nullable Duration ttl) {
+		@Nullable Duration pollInterval, @Nullable Duration ttl, @Nullable JsonNode detail) {
+
+	/**
+	 * A state without inlined payload.
+	 * @param taskId the id the server gave the task
+	 * @param status its status
+	 * @param statusMessage the server's message, absent when it sent none
+	 * @param pollInterval how often the server suggests polling, absent when it said nothing
+	 * @param ttl how long the server keeps the task, absent for unlimited or unsaid
+	 */
+	public TaskState(String taskId, McpTaskStatus status, @Nullable String statusMessage,
+			@Nullable Duration pollInterval, @Nullable Duration ttl) {
+		this(taskId, status, statusMessage, pollInterval, ttl, null);
+	}
 
 	/**
 	 * Reads a {@code Task} object, refusing one the client cannot follow.
@@ -45,8 +61,41 @@ public record TaskState(String taskId, McpTaskStatus status, @Nullable String st
 					+ "input_required, completed, failed, cancelled", null);
 		}
 		JsonNode message = task.get("statusMessage");
+		// 2026-07-28 tasks extension §Tasks renamed them pollIntervalMs and ttlMs
 		return new TaskState(id.stringValue(), status, (message != null && message.isString()) ? message.stringValue() : null,
-				millis(task.get("pollInterval")), millis(task.get("ttl")));
+				millis(task.has("pollIntervalMs") ? task.get("pollIntervalMs") : task.get("pollInterval")),
+				millis(task.has("ttlMs") ? task.get("ttlMs") : task.get("ttl")), null);
+	}
+
+	/**
+	 * Reads a 2026-07-28 {@code tasks/get} answer, a {@code DetailedTask} (tasks extension
+	 * §Task Polling, rules 2, 3 and 5: the server MUST inline {@code inputRequests},
+	 * {@code result} or {@code error} with their status), refusing one that lacks them.
+	 * @param upstream the upstream name, for the failure
+	 * @param task the answer
+	 * @return the state, with its inlined payload
+	 * @throws McpProtocolException for a task the client cannot follow, or one whose status
+	 * lacks its payload
+	 */
+	public static TaskState detailed(String upstream, JsonNode task) {
+		TaskState state = of(upstream, task, "the tasks/get answer");
+		String field = switch (state.status()) {
+			case COMPLETED -> "result";
+			case FAILED -> "error";
+			case INPUT_REQUIRED -> "inputRequests";
+			default -> null;
+		};
+		if (field == null) {
+			return state;
+		}
+		JsonNode payload = task.get(field);
+		if (payload == null || !payload.isObject()) {
+			throw new McpProtocolException(upstream, "the tasks/get answer of task " + state.taskId() + " has status "
+					+ state.status().wireName() + " but no " + field + " object (2026-07-28 tasks extension §Task "
+					+ "Polling: the server MUST include it)", null);
+		}
+		return new TaskState(state.taskId(), state.status(), state.statusMessage(), state.pollInterval(), state.ttl(),
+				payload);
 	}
 
 	/**
