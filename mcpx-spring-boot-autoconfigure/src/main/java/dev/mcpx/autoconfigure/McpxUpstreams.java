@@ -84,8 +84,10 @@ public final class McpxUpstreams {
 	/**
 	 * Resolves the settings of the upstream of a discovered service: for each setting,
 	 * {@code mcpx.discovery.services.<id>.*}, else {@code mcpx.discovery.defaults.*}, else
-	 * {@code mcpx.defaults.*}, else the built-in default. Not kept, since a service's
-	 * instances may declare another era at the next refresh.
+	 * {@code mcpx.defaults.*}, else the built-in default. Kept as that upstream's (what
+	 * {@link #get} answers, until it is resolved again or forgotten), so that whatever reads an
+	 * upstream's settings (the OAuth configuration, the Spring AI bridge) reads a discovered
+	 * upstream's too.
 	 * @param serviceId the service id, which is the upstream's name
 	 * @param declared the era its instances declare ({@code mcp.protocol}), or {@code null}
 	 * @return the settings
@@ -93,7 +95,9 @@ public final class McpxUpstreams {
 	 */
 	public McpUpstreamSettings discovered(String serviceId, @Nullable ProtocolMode declared) {
 		Source current = this.source;
-		return current.mapper().mapDiscovered(serviceId, current.discovery(), declared);
+		McpUpstreamSettings settings = current.mapper().mapDiscovered(serviceId, current.discovery(), declared);
+		this.resolved.put(serviceId, settings);
+		return settings;
 	}
 
 	/**

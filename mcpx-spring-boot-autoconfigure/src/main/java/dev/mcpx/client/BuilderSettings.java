@@ -144,7 +144,7 @@ final class BuilderSettings {
 				(b.jsonMapper != null) ? b.jsonMapper : ClientAssembly.defaultJsonMapper(), b.clientInfo,
 				b.requestTimeout, b.handshakeTimeout, b.maxMessageBytes, fixedEra(b.protocol), b.recoveryPolicy,
 				(b.replayGate != null) ? b.replayGate : new DefaultReplayGate(b.recoveryPolicy), b.taskAugmentation,
-				(credentials != null && b.url != null) ? credentialsRefresh(credentials, b.url) : null,
+				credentialsRefresh(b, credentials),
 				b.eventListeners, b.notificationListener::onNotification, inputAnswers(b),
 				(b.inputHandlerTimeout != null) ? b.inputHandlerTimeout : b.requestTimeout, b.serverLogLevel,
 				b.catalogueTtl, b.listenForChanges, b.keepaliveInterval, b.observationRegistry, b.clock);
@@ -207,11 +207,38 @@ final class BuilderSettings {
 		};
 	}
 
+	/**
+	 * The credentials of an HTTP upstream seen from the recovery layer: one URL, or the
+	 * instances of a replicated upstream, whose refusals each name the instance they came
+	 * from. A stdio upstream refuses no credentials.
+	 */
+	private static @Nullable CredentialsRefresh credentialsRefresh(BuilderState b,
+			@Nullable McpCredentials credentials) {
+		if (credentials == null) {
+			return null;
+		}
+		URI url = b.url;
+		if (url != null) {
+			return credentialsRefresh(credentials, url);
+		}
+		McpEndpoints endpoints = b.endpoints;
+		if (endpoints == null) {
+			return null;
+		}
+		return (refusal) -> {
+			if (refusal instanceof McpAuthenticationException auth && auth.challenge() != null) {
+				return credentials.refresh(auth.challenge());
+			}
+			// a refusal without a challenge: taken as the first live instance's
+			List<URI> live = endpoints.live();
+			return !live.isEmpty() && credentials.refresh(McpAuthChallenge.of(refusal.status(), live.get(0)));
+		};
+	}
+
 	/** The application's credentials seen from the recovery layer. */
 	private static CredentialsRefresh credentialsRefresh(McpCredentials creds, URI resource) {
 		// the seam of refused credentials: the refusal's parsed challenge (status, scope,
-		// resource metadata); credentials without a notion of it refresh on 401 only. Only an
-		// HTTP upstream (one with a url) refuses credentials.
+		// resource metadata); credentials without a notion of it refresh on 401 only
 		return (refusal) -> creds.refresh(
 				(refusal instanceof McpAuthenticationException auth && auth.challenge() != null) ? auth.challenge()
 						: McpAuthChallenge.of(refusal.status(), resource));

@@ -6,6 +6,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -26,6 +27,7 @@ import org.springframework.security.oauth2.core.AuthorizationGrantType;
 
 import dev.mcpx.autoconfigure.InvalidMcpxPropertyException;
 import dev.mcpx.autoconfigure.McpClientCustomizer;
+import dev.mcpx.autoconfigure.McpUpstreamSettings.Discovered;
 import dev.mcpx.autoconfigure.McpUpstreamSettings.Http;
 import dev.mcpx.autoconfigure.McpxUpstreams;
 import dev.mcpx.client.McpClientBuilder;
@@ -38,7 +40,10 @@ import dev.mcpx.client.oauth.McpOAuthGrant;
 
 /**
  * Turns {@code mcpx.clients.<name>.oauth.*} into {@link McpOAuthCredentials} for that
- * upstream's client; a bad value fails startup with {@link InvalidMcpxPropertyException}
+ * upstream's client, and for an upstream discovered in a service registry
+ * {@code mcpx.discovery.services.<id>.oauth.*}, else {@code mcpx.discovery.defaults.oauth.*}
+ * (whose {@code resource} names the canonical URL its instances share); a bad value fails
+ * startup (or refuses that discovered service) with {@link InvalidMcpxPropertyException}
  * naming the property. Public, so an application that builds its own clients can reuse it.
  */
 public final class McpOAuthConfigurer implements McpClientCustomizer {
@@ -111,13 +116,18 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 
 	@Override
 	public void customize(String name, McpClientBuilder builder) {
-		McpxOAuthProperties oauth = properties(name);
-		if (oauth == null) {
+		Bound bound = properties(name);
+		if (bound == null) {
 			return;
 		}
-		McpOAuthCredentials.Builder credentials = builder(name, oauth);
+		McpxOAuthProperties oauth = bound.oauth();
+		if (bound.discovered() && oauth.getIdentity() == McpxOAuthProperties.Identity.USER) {
+			throw new InvalidMcpxPropertyException(bound.prefix() + ".identity",
+					"a discovered upstream acts as the application; identity user is for an upstream with a url");
+		}
+		McpOAuthCredentials.Builder credentials = builder(name, bound);
 		if (oauth.getIdentity() == McpxOAuthProperties.Identity.USER) {
-			String prefix = "mcpx.clients." + name + ".oauth";
+			String prefix = bound.prefix();
 			apply(prefix + ".user-sessions.max", () -> builder.userSessions(oauth.getUserSessions().getMax(),
 					oauth.getUserSessions().getIdleTimeout()));
 			boolean hashedIds = oauth.getUserIdInEvents() == McpxOAuthProperties.UserIdInEvents.HASHED;
@@ -148,8 +158,8 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 	 * @return its credentials, or {@code null} when it has no {@code oauth} properties
 	 */
 	public @Nullable McpOAuthCredentials credentials(String name) {
-		McpxOAuthProperties oauth = properties(name);
-		return (oauth != null) ? builder(name, oauth).build() : null;
+		Bound bound = properties(name);
+		return (bound != null) ? builder(name, bound).build() : null;
 	}
 
 	/**
@@ -176,19 +186,63 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 		return manager;
 	}
 
-	private @Nullable McpxOAuthProperties properties(String name) {
-		BindResult<McpxOAuthProperties> bound = this.binder.bind("mcpx.clients." + name + ".oauth",
-				McpxOAuthProperties.class);
-		return bound.isBound() ? bound.get() : null;
+	/**
+	 * The upstream's {@code oauth} properties: its own under {@code mcpx.clients}, or for a
+	 * discovered upstream those of its service, else those of every discovered upstream (one
+	 * block or the other, whole, so a refused value names the property it came from).
+	 */
+	private @Nullable Bound properties(String name) {
+		String own = "mcpx.clients." + name + ".oauth";
+		BindResult<McpxOAuthProperties> bound = this.binder.bind(own, McpxOAuthProperties.class);
+		if (bound.isBound()) {
+			return new Bound(bound.get(), own, false);
+		}
+		if (!(this.upstreams.get(name).transport() instanceof Discovered)) {
+			return null;
+		}
+		for (String prefix : List.of("mcpx.discovery.services." + name + ".oauth", "mcpx.discovery.defaults.oauth")) {
+			bound = this.binder.bind(prefix, McpxOAuthProperties.class);
+			if (bound.isBound()) {
+				return new Bound(bound.get(), prefix, true);
+			}
+		}
+		return null;
 	}
 
-	private McpOAuthCredentials.Builder builder(String name, McpxOAuthProperties oauth) {
-		String prefix = "mcpx.clients." + name + ".oauth";
+	/**
+	 * The resource tokens are obtained for: a configured upstream's URL; for a discovered one,
+	 * whose instances each have their own, the canonical one they share (2025-11-25
+	 * basic/authorization §Resource Parameter Implementation), which must be set.
+	 */
+	private URI resource(String name, Bound bound) {
+		if (bound.discovered()) {
+			URI resource = bound.oauth().getResource();
+			if (resource == null) {
+				throw new InvalidMcpxPropertyException(bound.prefix() + ".resource", "a discovered upstream's "
+						+ "instances share the resource their tokens are for: set its canonical URL");
+			}
+			return resource;
+		}
 		if (!(this.upstreams.get(name).transport() instanceof Http http)) {
 			throw new InvalidMcpxPropertyException("mcpx.clients." + name + ".url",
 					"an upstream with oauth properties needs a url");
 		}
-		McpOAuthCredentials.Builder credentials = McpOAuthCredentials.builder(name, http.url())
+		return http.url();
+	}
+
+	private McpOAuthCredentials.Builder builder(String name, Bound bound) {
+		McpxOAuthProperties oauth = bound.oauth();
+		String prefix = bound.prefix();
+		URI resource = resource(name, bound);
+		McpOAuthCredentials.Builder credentials;
+		try {
+			credentials = McpOAuthCredentials.builder(name, resource);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidMcpxPropertyException(prefix + ".resource",
+					Objects.requireNonNullElse(ex.getMessage(), "it is not valid"));
+		}
+		credentials
 			.authorizationHandler(this.handler)
 			.registrationStore(this.store)
 			.clientName(oauth.getClientName())
@@ -356,6 +410,16 @@ public final class McpOAuthConfigurer implements McpClientCustomizer {
 			// the message of a JWK parse failure never quotes the key
 			throw new InvalidMcpxPropertyException(property, "not a JWK: " + ex.getMessage());
 		}
+	}
+
+	/**
+	 * An upstream's {@code oauth} properties and where they were bound.
+	 *
+	 * @param oauth the properties
+	 * @param prefix the property prefix they came from, for the property a refusal names
+	 * @param discovered whether they are a discovered upstream's
+	 */
+	private record Bound(McpxOAuthProperties oauth, String prefix, boolean discovered) {
 	}
 
 	private static void apply(String property, Runnable setting) {

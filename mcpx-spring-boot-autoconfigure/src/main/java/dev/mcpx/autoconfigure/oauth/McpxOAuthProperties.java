@@ -100,6 +100,13 @@ public class McpxOAuthProperties {
 	 */
 	private Set<String> scopes = new LinkedHashSet<>();
 
+	/**
+	 * Resource the tokens are for (RFC 8707), the canonical URL every instance of a discovered
+	 * upstream accepts tokens for; required under mcpx.discovery, where an upstream has no URL
+	 * of its own.
+	 */
+	private @Nullable URI resource;
+
 	public Identity getIdentity() {
 		return this.identity;
 	}
@@ -191,6 +198,14 @@ public class McpxOAuthProperties {
 
 	public void setIssuer(@Nullable String issuer) {
 		this.issuer = issuer;
+	}
+
+	public @Nullable URI getResource() {
+		return this.resource;
+	}
+
+	public void setResource(@Nullable URI resource) {
+		this.resource = resource;
 	}
 
 	public @Nullable URI getClientMetadataUrl() {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 
+import dev.mcpx.client.McpCallOptions;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpTask;
 import dev.mcpx.client.McpTaskRecord;
@@ -30,6 +32,7 @@ import dev.mcpx.client.error.McpStreamLostException;
 import dev.mcpx.client.error.McpTaskCancelledException;
 import dev.mcpx.client.error.McpTaskLostException;
 import dev.mcpx.client.model.CallToolResult;
+import dev.mcpx.client.model.McpProgress;
 import dev.mcpx.client.model.McpTaskStatus;
 import dev.mcpx.client.model.ProtocolEra;
 import dev.mcpx.client.recovery.RecoveryPolicy;
@@ -190,6 +193,31 @@ class ModernTaskCallTest {
 		assertThat(counts.path("cuts").asInt()).isEqualTo(1);
 		assertThat(counts.at("/requests/tasks~1update").asInt()).isBetween(1, 2);
 		assertThat(counts.at("/executions/confirm_delete").asInt()).isEqualTo(1);
+	}
+
+	@Test
+	void statusChangesReachTheCallersProgressConsumer() {
+		List<McpProgress> seen = new CopyOnWriteArrayList<>();
+		CallToolResult result = this.clients.client().callTool("delete_record", Map.of("id", "m9", "durationMs", 300),
+				McpCallOptions.builder().onProgress(seen::add).build());
+
+		assertThat(result.text()).isEqualTo("Deleted record m9");
+		assertThat(seen).extracting(McpProgress::message).first().asString().startsWith("task working");
+		assertThat(seen).extracting(McpProgress::message).last().asString().startsWith("task completed");
+		assertThat(seen).extracting(McpProgress::progress).isSorted();
+	}
+
+	@Test
+	void aCallCutBeforeItsTaskIdArrivedFollowsTheReplayGateAsAnyCall() {
+		// the window before the CreateTaskResult: a destructive call is not sent again, and may have run
+		this.peer.cut("delete_record", 1);
+		assertThatExceptionOfType(McpStreamLostException.class)
+			.isThrownBy(() -> this.clients.client().callTool("delete_record", Map.of("id", "m10", "durationMs", 100)))
+			.isNotInstanceOf(McpTaskLostException.class)
+			.withMessageContaining("may have executed; it was not re-issued");
+		assertThat(this.peer.counts().at("/requests/tools~1call").asInt()).isEqualTo(1);
+		assertThat(this.peer.counts().at("/executions/delete_record").asInt()).isEqualTo(1);
+		assertThat(this.peer.counts().at("/requests/tasks~1get").asInt()).isZero();
 	}
 
 	@Test
