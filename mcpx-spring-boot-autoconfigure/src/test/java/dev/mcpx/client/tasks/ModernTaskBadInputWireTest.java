@@ -11,6 +11,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.ProtocolMode;
+import dev.mcpx.client.error.McpJsonRpcException;
 import dev.mcpx.client.error.McpProtocolException;
 import dev.mcpx.client.error.McpTimeoutException;
 import dev.mcpx.testsupport.McpWireMock;
@@ -76,6 +77,30 @@ class ModernTaskBadInputWireTest {
 			assertThat(request.getHeader("Mcp-Method")).isEqualTo("tasks/get");
 		});
 		assertThat(wire.posts("tasks/result")).isEmpty();
+		assertThat(wire.posts("tools/call")).hasSize(1);
+	}
+
+	@Test
+	void aFailedTasksErrorIsTheCallsErrorWithoutTheClientsSecrets() {
+		McpClient withToken = McpClient.builder("wire", wire.mcpUri())
+			.protocol(ProtocolMode.MODERN)
+			.header("Authorization", "Bearer tok-0123456789abcdef")
+			.requestTimeout(Duration.ofSeconds(2))
+			.build();
+		wire.stubFor(method("tools/call").willReturn(okJson(result(created("t1", "working", 100)))));
+		wire.stubFor(method("tasks/get").willReturn(okJson(result(task("t1", "failed", 100,
+				",\"error\":{\"code\":-32603,\"message\":\"rejected Bearer tok-0123456789abcdef\"}")))));
+		try {
+			assertThatExceptionOfType(McpJsonRpcException.class).isThrownBy(() -> withToken.callTool("job", Map.of()))
+				.satisfies((ex) -> {
+					assertThat(ex.code()).isEqualTo(-32603);
+					assertThat(ex.getMessage()).contains("tools/call failed with JSON-RPC error -32603: rejected")
+						.doesNotContain("tok-0123456789abcdef");
+				});
+		}
+		finally {
+			withToken.close();
+		}
 		assertThat(wire.posts("tools/call")).hasSize(1);
 	}
 

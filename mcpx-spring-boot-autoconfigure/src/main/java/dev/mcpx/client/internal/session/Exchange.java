@@ -322,6 +322,18 @@ public final class Exchange {
 		return new Reply((result != null) ? result : this.jsonRpc.object(), received.sessionId());
 	}
 
+	/**
+	 * Removes the client's secrets from text a server wrote in a result rather than in an
+	 * error (the inline {@code error} of a failed 2026-07-28 task), as a JSON-RPC error's
+	 * message is.
+	 * @param text the server's text
+	 * @param envelope what the message that got it carried
+	 * @return the text without them
+	 */
+	public String scrub(String text, Envelope envelope) {
+		return this.redaction.scrub(text, lazySecrets(envelope));
+	}
+
 	/** The transport's secrets, gathered only if some text is long enough to hold one. */
 	private Iterable<String> lazySecrets(Envelope envelope) {
 		return () -> this.transport.secrets(envelope).iterator();

@@ -270,14 +270,18 @@ public final class ModernSession implements ProtocolSession {
 	private JsonNode send(SessionState on, String method, @Nullable JsonNode params, Duration timeout,
 			Map<String, String> extraHeaders) {
 		ObjectNode withMeta = withMeta(on, params);
+		Envelope envelope = envelope(on, method, withMeta, extraHeaders);
 		JsonNode result;
 		try {
-			result = this.exchange
-				.request(method, withMeta, envelope(on, method, withMeta, extraHeaders), timeout, ExchangeOptions.MODERN)
-				.result();
+			result = this.exchange.request(method, withMeta, envelope, timeout, ExchangeOptions.MODERN).result();
 		}
 		catch (McpHttpStatusException ex) {
 			throw typed(ex, method);
+		}
+		if (method.equals(McpMethods.TASKS_GET) && result.get("error") instanceof ObjectNode error
+				&& error.path("message").isString()) {
+			// a failed task's error is the call's JSON-RPC error: scrubbed as one is
+			error.put("message", this.exchange.scrub(error.path("message").stringValue(), envelope));
 		}
 		String resultType = result.path("resultType").asString("complete");
 		if (resultType.equals("task")) {
