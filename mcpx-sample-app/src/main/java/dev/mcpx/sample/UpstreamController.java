@@ -8,6 +8,7 @@ import java.util.function.Function;
 
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClients;
+import dev.mcpx.client.error.McpNoUserException;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.Implementation;
 import dev.mcpx.client.model.Tool;
@@ -29,9 +30,13 @@ import org.springframework.web.server.ResponseStatusException;
  * <p>
  * An upstream that cannot answer turns into {@code 502 Bad Gateway} with the client's
  * message; an unknown upstream name into {@code 404}.
+ * <p>
+ * Under {@code /me/upstreams} the same endpoints need a signed-in user's bearer token
+ * ({@link dev.mcpx.sample.secure.SignedInUsers}): an upstream with {@code oauth.identity: user}
+ * is then called as that user. Called without a user, such an upstream answers {@code 401}.
  */
 @RestController
-@RequestMapping("/upstreams")
+@RequestMapping({ "/upstreams", "/me/upstreams" })
 public class UpstreamController {
 
 	private final ObjectProvider<McpClients> clients;
@@ -95,6 +100,12 @@ public class UpstreamController {
 		}
 		try {
 			return question.apply(all.get(name));
+		}
+		catch (McpNoUserException ex) {
+			throw new ResponseStatusException(HttpStatus.UNAUTHORIZED,
+					"Upstream '" + name + "' acts for the signed-in user: call /me/upstreams/" + name
+							+ "/... with your bearer token",
+					ex);
 		}
 		catch (RuntimeException ex) {
 			throw new ResponseStatusException(HttpStatus.BAD_GATEWAY,

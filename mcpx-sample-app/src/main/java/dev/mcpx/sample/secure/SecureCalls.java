@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * What the secure upstream saw: for each tool call, the subject and the client of the token
  * it was made with (never the token itself), and how many tokens the authorization server
- * issued.
+ * issued, and how many of them by token exchange.
  */
 public class SecureCalls {
 
@@ -22,6 +22,8 @@ public class SecureCalls {
 
 	private final AtomicInteger tokensIssued = new AtomicInteger();
 
+	private final AtomicInteger tokensExchanged = new AtomicInteger();
+
 	synchronized void record(String tool, String subject, String clientId) {
 		this.calls.addLast(new Call(this.sequence.incrementAndGet(), Instant.now(), tool, subject, clientId));
 		while (this.calls.size() > KEPT) {
@@ -31,6 +33,19 @@ public class SecureCalls {
 
 	void tokenIssued() {
 		this.tokensIssued.incrementAndGet();
+	}
+
+	void tokenExchanged() {
+		this.tokensExchanged.incrementAndGet();
+	}
+
+	/**
+	 * How many of the tokens issued were a user's token exchanged for one to the upstream
+	 * (RFC 8693).
+	 * @return the count
+	 */
+	public int tokensExchanged() {
+		return this.tokensExchanged.get();
 	}
 
 	/**

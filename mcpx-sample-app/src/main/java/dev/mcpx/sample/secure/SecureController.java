@@ -1,5 +1,6 @@
 package dev.mcpx.sample.secure;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -8,7 +9,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code GET /secure/calls}: what the secure upstream saw, the subject of each tool call and
- * how many tokens the authorization server issued.
+ * how many tokens the authorization server issued (and exchanged).
  */
 @RestController
 public class SecureController {
@@ -22,7 +23,11 @@ public class SecureController {
 	@GetMapping("/secure/calls")
 	Map<String, Object> calls() {
 		List<SecureCalls.Call> seen = this.calls.calls();
-		return Map.of("tokensIssued", this.calls.tokensIssued(), "calls", seen);
+		Map<String, Object> shown = new LinkedHashMap<>();
+		shown.put("calls", seen);
+		shown.put("tokensIssued", this.calls.tokensIssued());
+		shown.put("tokensExchanged", this.calls.tokensExchanged());
+		return shown;
 	}
 
 }

@@ -35,6 +35,7 @@ import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.jwt.JwtTimestampValidator;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientCredentialsAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2TokenExchangeAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.token.JwtEncodingContext;
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenCustomizer;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
@@ -73,8 +74,9 @@ public class SecureUpstreamConfiguration {
 		return http.build();
 	}
 
+	/** After the authorization server and the signed-in users' endpoints ({@link SignedInUsers}). */
 	@Bean
-	@Order(2)
+	@Order(3)
 	SecurityFilterChain resourceServerChain(HttpSecurity http, WebServerApplicationContext server) throws Exception {
 		http.authorizeHttpRequests((requests) -> requests.requestMatchers(PATH)
 			.hasAuthority("SCOPE_" + SCOPE)
@@ -109,15 +111,27 @@ public class SecureUpstreamConfiguration {
 		return decoder;
 	}
 
-	/** RFC 8707: the token's audience is the resource the client named. */
+	/**
+	 * RFC 8707: the token's audience is the resource the client named, by client credentials
+	 * or by token exchange (RFC 8693: a user's token exchanged for one to this resource, whose
+	 * subject stays the user). Every token names the client it was issued to in
+	 * {@code client_id} (RFC 9068 §2.2): for an exchanged token, the application, not the user.
+	 */
 	@Bean
 	OAuth2TokenCustomizer<JwtEncodingContext> audienceFromResource(SecureCalls calls) {
 		return (context) -> {
+			context.getClaims().claim("client_id", context.getRegisteredClient().getClientId());
 			if (context.getAuthorizationGrant() instanceof OAuth2ClientCredentialsAuthenticationToken grant) {
 				Object resource = grant.getAdditionalParameters().get("resource");
 				if (resource != null) {
 					context.getClaims().audience(List.of(resource.toString()));
 				}
+			}
+			if (context.getAuthorizationGrant() instanceof OAuth2TokenExchangeAuthenticationToken exchange) {
+				if (!exchange.getResources().isEmpty()) {
+					context.getClaims().audience(List.copyOf(exchange.getResources()));
+				}
+				calls.tokenExchanged();
 			}
 			calls.tokenIssued();
 		};
