@@ -116,6 +116,15 @@ public final class McpxUpstreams {
 	}
 
 	/**
+	 * Keeps settings resolved before as an upstream's again: a discovered upstream whose new
+	 * settings were refused keeps the client, and so the settings, it had.
+	 * @param settings the settings in force
+	 */
+	public void keep(McpUpstreamSettings settings) {
+		this.resolved.put(settings.name(), settings);
+	}
+
+	/**
 	 * Forgets what was resolved for an upstream that left, so that nothing of it is kept.
 	 * @param name the upstream name
 	 */

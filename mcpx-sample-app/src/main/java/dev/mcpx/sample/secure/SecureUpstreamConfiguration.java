@@ -47,7 +47,9 @@ import org.springframework.security.web.SecurityFilterChain;
  * Spring Authorization Server (in this application too, at {@code /oauth2/token}) issued for
  * this resource (RFC 8707: the audience is the {@code resource} the client asked for). A
  * request without one is answered 401 with the resource's metadata (RFC 9728), where mcpx
- * finds the authorization server. Every other path of the application stays open.
+ * finds the authorization server. A user's own token ({@link SignedInUsers}) is not for this
+ * resource either: mcpx exchanges it for one that is (RFC 8693). Every other path of the
+ * application stays open.
  */
 @Configuration(proxyBeanMethods = false)
 public class SecureUpstreamConfiguration {

@@ -189,6 +189,7 @@ public final class McpxDiscovery implements ApplicationListener<HeartbeatEvent>,
 		}
 		McpClient client = build(settings, service);
 		if (client == null) {
+			this.upstreams.forget(serviceId); // refused: nothing of it is kept
 			return;
 		}
 		this.refused.remove(serviceId);
@@ -207,10 +208,13 @@ public final class McpxDiscovery implements ApplicationListener<HeartbeatEvent>,
 		String serviceId = known.service().serviceId();
 		McpUpstreamSettings settings = resolve(serviceId, known.declared());
 		if (settings == null || settings.equals(known.settings())) {
-			return; // refused (it keeps its client), or unchanged: its client, and its session, stay
+			// refused (it keeps its client), or unchanged: its client, and its session, stay
+			this.upstreams.keep(known.settings());
+			return;
 		}
 		McpClient client = build(settings, known.service());
 		if (client == null) {
+			this.upstreams.keep(known.settings()); // refused: the client in force keeps its settings
 			return;
 		}
 		if (this.registry.add(client, Cause.REFRESH) == client) {

@@ -27,6 +27,8 @@ import org.springframework.context.PayloadApplicationEvent;
 import org.springframework.core.env.MapPropertySource;
 
 import dev.mcpx.autoconfigure.McpUpstreamRejectedEvent;
+import dev.mcpx.autoconfigure.McpUpstreamSettings;
+import dev.mcpx.autoconfigure.McpxUpstreams;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClients;
 import dev.mcpx.client.error.McpClientClosedException;
@@ -173,6 +175,8 @@ class DiscoveryRefreshEurekaTest {
 			awaitTrue(() -> discovery.service("gamma") != null && discovery.service("gamma").live().size() == 1);
 			McpClient before = clients.get("gamma");
 			before.callTool("echo", Map.of("text", "g"));
+			McpxUpstreams upstreams = application.getBean(McpxUpstreams.class);
+			McpUpstreamSettings settingsBefore = upstreams.get("gamma");
 			events.clear();
 
 			refresh(Map.of("mcpx.discovery.services.gamma.request-timeout", "-1s"));
@@ -186,6 +190,7 @@ class DiscoveryRefreshEurekaTest {
 					assertThat(rejected.property()).isEqualTo("mcpx.discovery.services.gamma.request-timeout");
 				});
 			assertThat(clients.get("gamma")).isSameAs(before);
+			assertThat(upstreams.get("gamma")).as("the settings in force stay its client's").isEqualTo(settingsBefore);
 			before.callTool("echo", Map.of("text", "g2"));
 			assertThat(server.initializeCount()).isEqualTo(1);
 			assertThat(server.executions("echo")).isEqualTo(2);
