@@ -1,5 +1,6 @@
 package dev.mcpx.autoconfigure;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -54,6 +55,13 @@ public final class McpxConfigurationRefresh {
 
 	private final ApplicationEventPublisher events;
 
+	/**
+	 * Each configured upstream's {@code oauth} section as its client was built with it: the
+	 * resolved settings leave OAuth to its customizer, which binds the section when the client
+	 * is built, so a change there is seen here.
+	 */
+	private final Map<String, Map<String, Object>> oauthBuiltWith = new HashMap<>();
+
 	McpxConfigurationRefresh(Environment environment, McpxUpstreams upstreams, McpClientConfigurer configurer,
 			McpClients clients, ApplicationEventPublisher events) {
 		this.environment = environment;
@@ -61,6 +69,10 @@ public final class McpxConfigurationRefresh {
 		this.configurer = configurer;
 		this.clients = clients;
 		this.events = events;
+		Binder binder = Binder.get(environment);
+		for (String name : McpClientBeanRegistrar.upstreamNames(environment)) {
+			this.oauthBuiltWith.put(name, oauthOf(binder, name));
+		}
 	}
 
 	/**
@@ -106,7 +118,8 @@ public final class McpxConfigurationRefresh {
 			}
 			applied.put(name, settings);
 			McpUpstreamSettings current = this.clients.isConfigured(name) ? this.upstreams.get(name) : null;
-			if (settings.equals(current)) {
+			Map<String, Object> oauth = oauthOf(binder, name);
+			if (settings.equals(current) && oauth.equals(this.oauthBuiltWith.get(name))) {
 				continue; // unchanged: its client, and its session, stay
 			}
 			McpClient client;
@@ -120,6 +133,7 @@ public final class McpxConfigurationRefresh {
 				continue;
 			}
 			this.clients.addConfigured(client);
+			this.oauthBuiltWith.put(name, oauth);
 			logger.info("MCP upstream '" + name + "' " + ((current != null) ? "replaced: its settings changed"
 					: "added: it is new in the configuration"));
 		}
@@ -131,6 +145,7 @@ public final class McpxConfigurationRefresh {
 		}
 		left.forEach((name) -> {
 			this.clients.remove(name, Cause.REFRESH);
+			this.oauthBuiltWith.remove(name);
 			logger.info("MCP upstream '" + name + "' removed: it is no longer in the configuration");
 		});
 		this.upstreams.refreshed(fresh, discovery(binder), applied, left);
@@ -152,6 +167,21 @@ public final class McpxConfigurationRefresh {
 					+ "; the discovered MCP upstreams keep their settings (the other upstreams were refreshed)");
 			this.events.publishEvent(new McpUpstreamRejectedEvent("*", property, problem(ex)));
 			return this.upstreams.discovery();
+		}
+	}
+
+	/**
+	 * The upstream's {@code oauth} section as bound values, compared whole; one that cannot be
+	 * bound is left to the OAuth customizer, which refuses it by its property when the client is
+	 * built.
+	 */
+	private static Map<String, Object> oauthOf(Binder binder, String name) {
+		try {
+			return binder.bind(CLIENTS.append("[" + name + "]").append("oauth"), Bindable.mapOf(String.class, Object.class))
+				.orElseGet(Map::of);
+		}
+		catch (BindException ex) {
+			return Map.of("(unbindable)", ex.getName().toString());
 		}
 	}
 
