@@ -153,10 +153,10 @@ interface Contender extends AutoCloseable {
 		private static final byte[] CALL_TAIL = (",\"method\":\"tools/call\",\"params\":{\"name\":\"" + Upstream.TOOL
 				+ "\",\"arguments\":{\"text\":\"" + Upstream.TEXT + "\"}}}").getBytes(StandardCharsets.US_ASCII);
 
-		private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
+		static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
 				+ "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}";
 
-		private static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
+		static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
 
 		private final HttpClient http = HttpClient.newBuilder()
 			.version(HttpClient.Version.HTTP_1_1)

@@ -18,11 +18,6 @@ import java.time.Duration;
  */
 final class FirstCallFloor implements AutoCloseable {
 
-	private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
-			+ "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}";
-
-	private static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
-
 	private static final String LIST = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{}}";
 
 	private static final String MODERN = "2026-07-28";
@@ -43,13 +38,13 @@ final class FirstCallFloor implements AutoCloseable {
 	 */
 	long firstCall(URI url) throws IOException, InterruptedException {
 		long t0 = System.nanoTime();
-		HttpResponse<byte[]> init = send(base(url), INITIALIZE);
+		HttpResponse<byte[]> init = send(base(url), Contender.Raw.INITIALIZE);
 		String session = init.headers()
 			.firstValue("Mcp-Session-Id")
 			.orElseThrow(() -> new IOException("initialize answered " + init.statusCode() + " without a session"));
 		HttpRequest.Builder inSession = base(url).header("MCP-Session-Id", session)
 			.header("MCP-Protocol-Version", "2025-11-25");
-		send(inSession.copy(), INITIALIZED);
+		send(inSession.copy(), Contender.Raw.INITIALIZED);
 		send(inSession.copy(), LIST);
 		send(inSession.copy(), new String(Contender.Raw.callJson(2), java.nio.charset.StandardCharsets.US_ASCII));
 		return System.nanoTime() - t0;

@@ -581,6 +581,14 @@ public final class Measurements {
 		return Arrays.stream(values).average().orElse(0);
 	}
 
+	/** The median of per-round figures: the middle one, or the mean of the two middle ones. */
+	static double median(List<Double> values) {
+		List<Double> sorted = new ArrayList<>(values);
+		sorted.sort(null);
+		int n = sorted.size();
+		return (n % 2 == 1) ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+	}
+
 	static double round(double value, int digits) {
 		double scale = Math.pow(10, digits);
 		return Math.round(value * scale) / scale;

@@ -101,17 +101,17 @@ public final class StdioRoundTrip {
 			}
 			for (Side side : sides) {
 				Map<String, Object> result = new LinkedHashMap<>();
-				result.put("p50_us", Measurements.round(median(side.p50s), 1));
+				result.put("p50_us", Measurements.round(Measurements.median(side.p50s), 1));
 				result.put("p50_us_per_round", side.p50s);
-				result.put("ops_per_s", Measurements.round(median(side.opsPerSecond), 1));
+				result.put("ops_per_s", Measurements.round(Measurements.median(side.opsPerSecond), 1));
 				result.put("ops_per_s_per_round", side.opsPerSecond);
 				out.put(side.name, result);
 			}
-			out.put("ratio_p50_vs_raw_pipe", Measurements.round(median(p50Ratios), 3));
+			out.put("ratio_p50_vs_raw_pipe", Measurements.round(Measurements.median(p50Ratios), 3));
 			out.put("ratio_p50_vs_raw_pipe_per_round", p50Ratios);
-			out.put("ratio_throughput_vs_raw_pipe", Measurements.round(median(throughputRatios), 3));
+			out.put("ratio_throughput_vs_raw_pipe", Measurements.round(Measurements.median(throughputRatios), 3));
 			out.put("ratio_throughput_vs_raw_pipe_per_round", throughputRatios);
-			out.put("sdk_ratio_p50_vs_raw_pipe", Measurements.round(median(sdkP50Ratios), 3));
+			out.put("sdk_ratio_p50_vs_raw_pipe", Measurements.round(Measurements.median(sdkP50Ratios), 3));
 		}
 		System.out.println(Measurements.Json.write(out).replaceAll("\\s*\\n\\s*", " "));
 		System.exit(0);
@@ -119,13 +119,6 @@ public final class StdioRoundTrip {
 
 	private static double last(List<Double> values) {
 		return values.get(values.size() - 1);
-	}
-
-	private static double median(List<Double> values) {
-		List<Double> sorted = new ArrayList<>(values);
-		sorted.sort(null);
-		int n = sorted.size();
-		return (n % 2 == 1) ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
 	}
 
 	/** One contender: a call, timed alone and from 16 threads at once. */
@@ -282,14 +275,14 @@ public final class StdioRoundTrip {
 		}
 
 		void write(long id) throws java.io.IOException {
-			byte[] line = ("{\"jsonrpc\":\"2.0\",\"id\":" + id
-					+ ",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"hello\"}}}\n")
-				.getBytes(StandardCharsets.UTF_8);
+			byte[] json = Contender.Raw.callJson(id); // the bytes mcpx sends, as the HTTP raw contender does
 			synchronized (this.in) {
-				this.in.write(line);
+				this.in.write(json);
+				this.in.write('\n');
 				this.in.flush();
 			}
 		}
+
 
 	}
 

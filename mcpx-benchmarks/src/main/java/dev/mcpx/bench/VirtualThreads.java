@@ -89,7 +89,7 @@ public final class VirtualThreads {
 			}
 			for (Series series : List.of(onVirtual, rawOnVirtual, onPlatform)) {
 				Map<String, Object> result = new LinkedHashMap<>();
-				result.put("ops_per_s", Measurements.round(median(series.perRound), 1));
+				result.put("ops_per_s", Measurements.round(Measurements.median(series.perRound), 1));
 				result.put("ops_per_s_per_round", series.perRound);
 				result.put("failed_calls", series.failures.sum());
 				out.put(series.kind, result);
@@ -98,9 +98,9 @@ public final class VirtualThreads {
 			// attributed by its stack, and the target is none at all
 			out.put("pinned_events", pinnedEvents);
 			out.put("pinned_at", where);
-			out.put("ratio_throughput_vs_raw", Measurements.round(median(ratios), 3));
+			out.put("ratio_throughput_vs_raw", Measurements.round(Measurements.median(ratios), 3));
 			out.put("ratio_throughput_vs_raw_per_round", ratios);
-			out.put("ratio_throughput_vs_platform_threads", Measurements.round(median(ratiosToPlatform), 3));
+			out.put("ratio_throughput_vs_platform_threads", Measurements.round(Measurements.median(ratiosToPlatform), 3));
 			out.put("ratio_throughput_vs_platform_threads_per_round", ratiosToPlatform);
 		}
 		finally {
@@ -131,13 +131,6 @@ public final class VirtualThreads {
 			this.threads = threads;
 		}
 
-	}
-
-	private static double median(List<Double> values) {
-		List<Double> sorted = new ArrayList<>(values);
-		sorted.sort(null);
-		int n = sorted.size();
-		return (n % 2 == 1) ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
 	}
 
 	/** Calls per second of the callers, each on a virtual thread of its own, sharing the contender. */
