@@ -165,7 +165,9 @@ public final class ReportServer implements AutoCloseable {
 			.put("name", TOOL)
 			.put("description", "Compiles a report on a topic; it takes a while, so it runs as a task.");
 		ObjectNode schema = tool.putObject("inputSchema").put("type", "object");
-		schema.putObject("properties").putObject("topic").put("type", "string");
+		ObjectNode properties = schema.putObject("properties");
+		properties.putObject("topic").put("type", "string");
+		properties.putObject("seconds").put("type", "integer").put("description", "How long it takes (20 by default)");
 		tool.putObject("execution").put("taskSupport", "required");
 		tool.putObject("annotations").put("readOnlyHint", false).put("idempotentHint", false);
 		ObjectNode result = json.createObjectNode();
