@@ -24,10 +24,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The task demo as a plain start offers it (DEMO.md, "A task that outlives the application"), with no profile: the
- * reports upstream is served by the application itself, tasks are journalled in the embedded H2 database, and
- * {@code POST /reports/<topic>} is a task-backed call whose outcome the application's {@code @EventListener} hears
- * ({@code GET /reports}). The server compiled the report once, and the journal holds its one task, completed.
+ * The task demo as a plain start offers it (mcpx-sample-app/DEMO.md, "A task that outlives the application"), with no
+ * profile: the reports upstream is served by the application itself, tasks are journalled in the embedded H2
+ * database, and {@code POST /reports/<topic>} is a task-backed call whose outcome the application's
+ * {@code @EventListener} hears ({@code GET /reports}). The server compiled the report once, and the journal holds its
+ * one task, completed.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
 class SampleAppTaskDemoTest {
