@@ -58,6 +58,18 @@ public final class StdioPeer {
 	}
 
 	/**
+	 * The command that starts the 2025-11-25 task peer ({@code stdio-tasks-server.mjs}), whose tasks are kept in a
+	 * file and so outlive its process.
+	 * @param log where the peer appends its starts and executions
+	 * @param store the file its tasks are kept in
+	 * @return the command
+	 */
+	public static StdioCommand tasksCommand(Path log, Path store) {
+		return new StdioCommand(node(), List.of(NodePeer.nodeDirectory().resolve("stdio-tasks-server.mjs").toString()),
+				Map.of("MCPX_STDIO_LOG", log.toString(), "MCPX_TASK_STORE", store.toString()), null, true);
+	}
+
+	/**
 	 * The command that starts the official {@code server-everything} in stdio mode.
 	 * @return the command
 	 */

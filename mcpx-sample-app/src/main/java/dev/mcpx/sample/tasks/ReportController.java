@@ -6,14 +6,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.annotation.Profile;
 import org.springframework.context.event.EventListener;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -22,14 +23,14 @@ import dev.mcpx.client.event.McpTaskCompletedEvent;
 import dev.mcpx.client.model.CallToolResult;
 
 /**
- * The task demo ({@code --spring.profiles.active=tasks}): {@code POST /reports/<topic>} asks the {@code reports}
- * upstream for a report, which it compiles as a task ({@link ReportUpstream}); the call waits on a thread of its own,
+ * The task demo: {@code POST /reports/<topic>} asks the {@code reports} upstream for a report, which it compiles as a
+ * task ({@link ReportServer}: in this application by default, in a process of its own with the {@code tasks} profile,
+ * {@link ReportUpstream}); the call waits on a thread of its own,
  * and the outcome arrives as an {@link McpTaskCompletedEvent}, heard here, logged and listed at {@code GET /reports}.
  * Because the task is in the journal, the outcome arrives even when this application was killed before it and
  * started again: the new process takes the task up and publishes its outcome, once.
  */
 @RestController
-@Profile("tasks")
 public class ReportController {
 
 	private static final Logger logger = LoggerFactory.getLogger(ReportController.class);
@@ -45,14 +46,17 @@ public class ReportController {
 	/**
 	 * Asks for a report; it arrives later, at {@code GET /reports}.
 	 * @param topic what the report is about
+	 * @param seconds how long the upstream works on it, 20 s when absent
 	 * @return that it was asked for
 	 */
 	@PostMapping("/reports/{topic}")
 	@ResponseStatus(HttpStatus.ACCEPTED)
-	public Map<String, Object> compile(@PathVariable String topic) {
+	public Map<String, Object> compile(@PathVariable String topic, @RequestParam(required = false) @Nullable Integer seconds) {
+		Map<String, Object> arguments = (seconds != null) ? Map.of("topic", topic, "seconds", seconds)
+				: Map.of("topic", topic);
 		Thread caller = new Thread(() -> {
 			try {
-				this.clients.get("reports").callTool(ReportUpstream.TOOL, Map.of("topic", topic));
+				this.clients.get("reports").callTool(ReportServer.TOOL, arguments);
 			}
 			catch (RuntimeException ex) {
 				logger.warn("The report on {} failed: {}", topic, ex.getMessage());

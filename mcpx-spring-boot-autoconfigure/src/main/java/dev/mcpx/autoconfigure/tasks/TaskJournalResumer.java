@@ -6,10 +6,12 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -49,11 +51,17 @@ final class TaskJournalResumer {
 	private static final Log logger = LogFactory.getLog(TaskJournalResumer.class);
 
 	/**
-	 * Tasks followed at once by one process: each waits on a thread of its own for its outcome, so the bound keeps
-	 * a flood of orphans from taking as many threads; the rest stay in the journal for the next scan or another
-	 * replica.
+	 * Tasks followed at once by one process: the rest stay in the journal for the next scan or another replica, so
+	 * replicas share a flood of orphans.
 	 */
 	static final int MAX_FOLLOWED = 16;
+
+	/**
+	 * Threads that take tasks up (the first request about each, in its session) and end them (the journal's write,
+	 * the application's listeners). Waiting for an outcome holds none: it is polled on the clients' shared polling
+	 * threads ({@link dev.mcpx.client.McpTask#awaitAsync}).
+	 */
+	static final int RESUMING_THREADS = 4;
 
 	/** How long an ended task's row is kept (for the actuator and an operator's look) before it is deleted. */
 	static final Duration KEEP_ENDED = Duration.ofHours(1);
@@ -73,7 +81,8 @@ final class TaskJournalResumer {
 
 	private final Clock clock;
 
-	private final Map<Key, Future<?>> followed = new ConcurrentHashMap<>();
+	/** Each followed task's following, completed when it ended here; cancelled, it stops being followed. */
+	private final Map<Key, CompletableFuture<Void>> followed = new ConcurrentHashMap<>();
 
 	private final AtomicLong journalFailures = new AtomicLong();
 
@@ -81,7 +90,7 @@ final class TaskJournalResumer {
 
 	private final ScheduledExecutorService timer;
 
-	private final ExecutorService followers;
+	private final ExecutorService resuming;
 
 	private volatile boolean running;
 
@@ -94,7 +103,7 @@ final class TaskJournalResumer {
 		this.resumeInterval = resumeInterval;
 		this.clock = clock;
 		this.timer = Executors.newSingleThreadScheduledExecutor(named("mcpx-task-resume"));
-		this.followers = Executors.newFixedThreadPool(MAX_FOLLOWED, named("mcpx-task-follow"));
+		this.resuming = Executors.newFixedThreadPool(RESUMING_THREADS, named("mcpx-task-follow"));
 	}
 
 	/** Scans now and then every resume interval; renews the leases of followed tasks a few times per lease. */
@@ -111,8 +120,10 @@ final class TaskJournalResumer {
 	void stop() {
 		this.running = false;
 		this.timer.shutdownNow();
-		this.followers.shutdownNow();
-		for (Key key : this.followed.keySet()) {
+		this.resuming.shutdownNow();
+		for (Map.Entry<Key, CompletableFuture<Void>> entry : this.followed.entrySet()) {
+			entry.getValue().cancel(false);
+			Key key = entry.getKey();
 			try {
 				this.store.release(key.upstream(), key.taskId());
 			}
@@ -130,7 +141,8 @@ final class TaskJournalResumer {
 	void halt() {
 		this.running = false;
 		this.timer.shutdownNow();
-		this.followers.shutdownNow();
+		this.resuming.shutdownNow();
+		this.followed.values().forEach((following) -> following.cancel(false));
 	}
 
 	/** How many reads or writes of the journal failed since start. */
@@ -180,40 +192,77 @@ final class TaskJournalResumer {
 				continue;
 			}
 			Key key = new Key(task.upstream(), task.taskId());
-			AtomicInteger gate = new AtomicInteger();
-			this.followed.put(key, this.followers.submit(() -> follow(key, task, gate)));
+			CompletableFuture<Void> following = new CompletableFuture<>();
+			this.followed.put(key, following);
+			this.resuming.execute(() -> takeUp(key, task, following));
 		}
 	}
 
-	private void follow(Key key, McpTaskRecord task, AtomicInteger gate) {
+	/** Asks the server about the task in its session, then waits for its outcome without a thread. */
+	private void takeUp(Key key, McpTaskRecord task, CompletableFuture<Void> following) {
+		if (following.isDone()) {
+			return; // taken over, or stopped, before its turn came
+		}
+		logger.info("[" + task.upstream() + "] taking up task " + task.taskId() + " of tool '" + task.tool()
+				+ "', left unfinished by a process that is gone");
+		CompletableFuture<CallToolResult> outcome;
 		try {
-			logger.info("[" + task.upstream() + "] taking up task " + task.taskId() + " of tool '" + task.tool()
-					+ "', left unfinished by a process that is gone");
-			CallToolResult result = this.following.follow(task, bound(task));
-			endFollowed(key, task, result.isError() ? McpTaskStatus.FAILED : McpTaskStatus.COMPLETED, result, null);
+			outcome = this.following.follow(task, bound(task));
 		}
-		catch (McpTaskLostException ex) {
-			endFollowed(key, task, McpTaskStatus.LOST, null, ex);
+		catch (RuntimeException ex) {
+			ended(key, task, following, null, ex);
+			return;
 		}
-		catch (CancelledByServer ex) {
-			endFollowed(key, task, McpTaskStatus.CANCELLED, null, ex.failure);
-		}
-		catch (McpException ex) {
-			if (this.running && !Thread.currentThread().isInterrupted()) {
+		// a takeover, or stop, cancels the following: the client stops polling the task
+		following.whenComplete((ignored, ex) -> {
+			if (following.isCancelled()) {
+				outcome.cancel(false);
+			}
+		});
+		outcome.whenCompleteAsync((result, ex) -> ended(key, task, following, result, ex), this.resuming);
+	}
+
+	/** Ends the task's row with its outcome, or gives it back when it could not be followed now. */
+	private void ended(Key key, McpTaskRecord task, CompletableFuture<Void> following, @Nullable CallToolResult result,
+			@Nullable Throwable failure) {
+		try {
+			if (following.isCancelled()) {
+				return; // another process took it over: it follows and publishes it now
+			}
+			Throwable cause = unwrap(failure);
+			if (cause == null && result != null) {
+				endFollowed(key, task, result.isError() ? McpTaskStatus.FAILED : McpTaskStatus.COMPLETED, result, null);
+			}
+			else if (cause instanceof McpTaskLostException ex) {
+				endFollowed(key, task, McpTaskStatus.LOST, null, ex);
+			}
+			else if (cause instanceof CancelledByServer ex) {
+				endFollowed(key, task, McpTaskStatus.CANCELLED, null, ex.failure);
+			}
+			else if (this.running && !(cause instanceof CancellationException)) {
 				logger.warn("[" + task.upstream() + "] task " + task.taskId() + " could not be followed now, left "
-						+ "for a later attempt: " + ex.getMessage());
+						+ "for a later attempt: " + ((cause != null) ? cause.getMessage() : "no outcome"));
 				giveBack(task);
 			}
 		}
 		finally {
-			this.followed.remove(key);
+			this.followed.remove(key, following);
+			following.complete(null);
 		}
+	}
+
+	private static @Nullable Throwable unwrap(@Nullable Throwable failure) {
+		Throwable cause = failure;
+		while (cause instanceof CompletionException && cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		return cause;
 	}
 
 	/**
 	 * Ends the row of a task this process followed to its outcome. It is no longer followed from here on: a lease
-	 * renewal that finds its row ended must not take that for a takeover, and cancel (interrupt) the thread that is
-	 * publishing its outcome to the application's listeners.
+	 * renewal that finds its row ended must not take that for a takeover, and cancel the following whose outcome is
+	 * being published to the application's listeners.
 	 */
 	private void endFollowed(Key key, McpTaskRecord task, McpTaskStatus status, @Nullable CallToolResult result,
 			@Nullable McpException failure) {
@@ -267,13 +316,13 @@ final class TaskJournalResumer {
 
 	void renewLeases() {
 		Instant now = this.clock.instant();
-		for (Map.Entry<Key, Future<?>> entry : this.followed.entrySet()) {
+		for (Map.Entry<Key, CompletableFuture<Void>> entry : this.followed.entrySet()) {
 			Key key = entry.getKey();
 			try {
 				if (!this.store.renew(key.upstream(), key.taskId(), now)) {
 					// the lease lapsed and another process took the task: it follows and publishes it now
 					logger.info("[" + key.upstream() + "] task " + key.taskId() + " was taken over by another process");
-					entry.getValue().cancel(true);
+					entry.getValue().cancel(false);
 					this.followed.remove(key);
 				}
 			}
@@ -306,14 +355,15 @@ final class TaskJournalResumer {
 	interface TaskFollowing {
 
 		/**
-		 * Follows a task, by its id and its bound session, never by sending its call again.
+		 * Takes a task up, by its id and its bound session, never by sending its call again, and follows it to its
+		 * outcome without holding the calling thread; cancelling the future stops following it.
 		 * @param task the journal's row
 		 * @param bound the longest wait
-		 * @return the task's result
-		 * @throws McpTaskLostException when the server no longer knows the task
-		 * @throws CancelledByServer when the server cancelled it
+		 * @return the task's result, or its failure: {@link McpTaskLostException} when the server no longer knows
+		 * the task, {@link CancelledByServer} when the server cancelled it
+		 * @throws McpException when the task could not be taken up now
 		 */
-		CallToolResult follow(McpTaskRecord task, Duration bound);
+		CompletableFuture<CallToolResult> follow(McpTaskRecord task, Duration bound);
 
 	}
 

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -100,7 +101,7 @@ abstract class TaskJournalResumerContract {
 		List<Boolean> interrupted = new java.util.concurrent.CopyOnWriteArrayList<>();
 		TaskJournalResumer[] resumer = new TaskJournalResumer[1];
 		resumer[0] = new TaskJournalResumer(replica(Duration.ofSeconds(30)), () -> Set.of("weather"),
-				(task, bound) -> result("done"), (event) -> {
+				(task, bound) -> CompletableFuture.completedFuture(result("done")), (event) -> {
 					// the lease timer fires while the application hears the outcome: its row has just ended
 					resumer[0].renewLeases();
 					interrupted.add(Thread.currentThread().isInterrupted());
@@ -124,7 +125,7 @@ abstract class TaskJournalResumerContract {
 				followed.computeIfAbsent(task.taskId(), (id) -> new AtomicInteger()).incrementAndGet();
 				followedBy.put(task.taskId(), name);
 				sleep(20);
-				return result("done " + task.taskId());
+				return CompletableFuture.completedFuture(result("done " + task.taskId()));
 			}, events, Duration.ofMillis(100)));
 		}
 		replicas.forEach(TaskJournalResumer::start);
@@ -150,8 +151,7 @@ abstract class TaskJournalResumerContract {
 		CountDownLatch allTaken = new CountDownLatch(10);
 		TaskJournalResumer dying = resumer(replica(Duration.ofSeconds(2)), (task, bound) -> {
 			allTaken.countDown();
-			sleep(600_000);
-			throw new IllegalStateException("never reached");
+			return new CompletableFuture<>(); // a task that never ends
 		}, events, Duration.ofMillis(100));
 		dying.start();
 		assertThat(taken(allTaken)).as("the first replica took every task").isTrue();
@@ -159,7 +159,7 @@ abstract class TaskJournalResumerContract {
 		Map<String, AtomicInteger> followed = new ConcurrentHashMap<>();
 		TaskJournalResumer survivor = resumer(replica(Duration.ofSeconds(2)), (task, bound) -> {
 			followed.computeIfAbsent(task.taskId(), (id) -> new AtomicInteger()).incrementAndGet();
-			return result("finished");
+			return CompletableFuture.completedFuture(result("finished"));
 		}, events, Duration.ofMillis(200));
 		survivor.start();
 		await().atMost(Duration.ofSeconds(30)).until(() -> events.size() >= 10);
@@ -169,13 +169,35 @@ abstract class TaskJournalResumerContract {
 	}
 
 	@Test
+	void tasksFollowedAtOnceHoldNoThreadWhileTheyWaitForTheirOutcome() {
+		orphans(TaskJournalResumer.MAX_FOLLOWED, Duration.ofMinutes(10));
+		Queue<McpTaskCompletedEvent> events = new ConcurrentLinkedQueue<>();
+		CountDownLatch allTaken = new CountDownLatch(TaskJournalResumer.MAX_FOLLOWED);
+		TaskJournalResumer resumer = resumer(replica(Duration.ofSeconds(30)), (task, bound) -> {
+			allTaken.countDown();
+			return new CompletableFuture<>(); // outcomes that have not come yet
+		}, events, Duration.ofMillis(100));
+		resumer.start();
+		assertThat(taken(allTaken)).isTrue();
+		assertThat(resumer.followedTasks()).isEqualTo(TaskJournalResumer.MAX_FOLLOWED);
+		long followingThreads = Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.getName().startsWith("mcpx-task-follow") && thread.isAlive())
+			.count();
+		assertThat(followingThreads).as("threads of the resumers that take tasks up")
+			.isLessThanOrEqualTo(TaskJournalResumer.RESUMING_THREADS);
+		assertThat(events).isEmpty();
+	}
+
+	@Test
 	void aTaskWhoseTtlPassedIsEndedAsLostWithoutAskingTheServer() {
 		orphans(1, Duration.ofSeconds(5));
 		Queue<McpTaskCompletedEvent> events = new ConcurrentLinkedQueue<>();
 		AtomicInteger asked = new AtomicInteger();
 		resumer(replica(Duration.ofSeconds(30)), (task, bound) -> {
 			asked.incrementAndGet();
-			return result("unexpected");
+			return CompletableFuture.completedFuture(result("unexpected"));
 		}, events, Duration.ofMillis(100)).start();
 		await().atMost(Duration.ofSeconds(20)).until(() -> !events.isEmpty());
 		assertThat(events).singleElement().satisfies((event) -> {
@@ -197,7 +219,8 @@ abstract class TaskJournalResumerContract {
 			if (task.taskId().equals("task-0")) {
 				throw new McpTaskLostException("weather", task.taskId(), task.tool(), "-32602 Task not found", null);
 			}
-			return new CallToolResult(List.of(new Content.Text("city not found")), null, true);
+			return CompletableFuture
+				.completedFuture(new CallToolResult(List.of(new Content.Text("city not found")), null, true));
 		}, events, Duration.ofMillis(100)).start();
 		await().atMost(Duration.ofSeconds(20)).until(() -> events.size() >= 2);
 		sleep(300);
@@ -216,7 +239,7 @@ abstract class TaskJournalResumerContract {
 			if (attempts.incrementAndGet() < 3) {
 				throw new McpTransportException("weather", "connection refused", new java.net.ConnectException("refused"));
 			}
-			return result("at last");
+			return CompletableFuture.completedFuture(result("at last"));
 		}, events, Duration.ofMillis(100)).start();
 		await().atMost(Duration.ofSeconds(20)).until(() -> !events.isEmpty());
 		sleep(300);
@@ -230,7 +253,8 @@ abstract class TaskJournalResumerContract {
 			.substring(0, 8)
 			.toUpperCase(), Duration.ofSeconds(30), null, false);
 		Queue<McpTaskCompletedEvent> events = new ConcurrentLinkedQueue<>();
-		TaskJournalResumer resumer = resumer(broken, (task, bound) -> result("never"), events, Duration.ofMillis(50));
+		TaskJournalResumer resumer = resumer(broken, (task, bound) -> CompletableFuture.completedFuture(result("never")),
+				events, Duration.ofMillis(50));
 		resumer.start();
 		await().atMost(Duration.ofSeconds(20)).until(() -> resumer.journalFailures() >= 2);
 		assertThat(resumer.lastJournalFailure()).isNotNull();

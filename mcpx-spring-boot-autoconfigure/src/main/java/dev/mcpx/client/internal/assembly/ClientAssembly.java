@@ -55,7 +55,7 @@ public final class ClientAssembly {
 	 */
 	public static ClientParts assemble(ClientSettings s) {
 		JsonRpc jsonRpc = new JsonRpc(s.jsonMapper());
-		Watchdog watchdog = new Watchdog(s.name());
+		Watchdog watchdog = new Watchdog();
 		BackgroundTasks background = new BackgroundTasks(s.name());
 		Redaction redaction = new Redaction();
 		McpTransport transport = Transports.of(s, jsonRpc, watchdog, redaction);

@@ -5,8 +5,6 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 
 import org.jspecify.annotations.Nullable;
 
@@ -16,13 +14,13 @@ import org.jspecify.annotations.Nullable;
  * still waiting for its response headers) and closes the body being read (which aborts a
  * body read: the JDK client's body stream ignores interrupts).
  * <p>
- * Arming and disarming a guard cost a set insertion and removal, nothing more: one timer
- * thread per client sweeps the armed guards on a coarse {@linkplain #TICK tick}. A
- * scheduler task per request (a {@code ScheduledThreadPoolExecutor}) took a lock and
+ * Arming and disarming a guard cost a set insertion and removal, nothing more: a timer
+ * thread ({@link WatchdogTimer}) sweeps the armed guards on a coarse {@linkplain #TICK tick}.
+ * A scheduler task per request (a {@code ScheduledThreadPoolExecutor}) took a lock and
  * woke its thread on every call, which on loopback cost a measurable share of the call.
  * Deadlines therefore fire up to one tick late, which no request timeout notices. The
- * thread starts on demand and ends when the client has been idle for a while, so an idle
- * or closed client holds no thread.
+ * timer is one for every client of the JVM; it starts on demand and ends when no client
+ * has armed anything for a while, so idle or closed clients hold no thread.
  */
 public final class Watchdog implements AutoCloseable {
 
@@ -30,11 +28,9 @@ public final class Watchdog implements AutoCloseable {
 	static final Duration TICK = Duration.ofMillis(10);
 
 	/** How long the timer thread lingers without armed guards before it ends. */
-	private static final Duration IDLE = Duration.ofSeconds(5);
+	static final Duration IDLE = Duration.ofSeconds(5);
 
-	private final String threadName;
-
-	private final long idleNanos;
+	private final WatchdogTimer timer;
 
 	private final Set<Guard> armed = ConcurrentHashMap.newKeySet();
 
@@ -44,30 +40,26 @@ public final class Watchdog implements AutoCloseable {
 	 */
 	private final ConcurrentHashMap<Thread, Integer> interruptedHere = new ConcurrentHashMap<>();
 
-	/** Whether a timer thread is alive (or about to be): at most one is. */
-	private final AtomicBoolean sweeping = new AtomicBoolean();
-
-	/** The timer thread while it runs; cleared when it ends, so an idle client holds no dead thread. */
-	private final AtomicReference<@Nullable Thread> sweeper = new AtomicReference<>();
+	/** Whether the timer sweeps this watchdog (or is about to): set by {@link #arm}, cleared by the timer. */
+	private final AtomicBoolean watched = new AtomicBoolean();
 
 	private volatile boolean closed;
 
 	/**
-	 * Creates a watchdog whose thread is named after the upstream.
-	 * @param upstream the upstream name
+	 * Creates a watchdog swept by the timer every client shares.
 	 */
-	public Watchdog(String upstream) {
-		this(upstream, IDLE);
+	public Watchdog() {
+		this.timer = WatchdogTimer.SHARED;
 	}
 
+	/** A watchdog with a timer of its own, named after the upstream (for tests of the timer's life). */
 	Watchdog(String upstream, Duration idle) {
-		this.threadName = "mcpx-" + upstream + "-watchdog";
-		this.idleNanos = idle.toNanos();
+		this.timer = new WatchdogTimer("mcpx-" + upstream + "-watchdog", idle);
 	}
 
 	/** Whether a timer thread is held: only while it runs (an ended one is let go). */
 	boolean holdsThread() {
-		return this.sweeper.get() != null;
+		return this.timer.holdsThread();
 	}
 
 	/** The guards armed and not yet closed or fired. */
@@ -86,11 +78,11 @@ public final class Watchdog implements AutoCloseable {
 			throw new IllegalStateException("the watchdog of this client is closed");
 		}
 		Guard guard = new Guard(this, Thread.currentThread(), timeout, System.nanoTime() + timeout.toNanos());
-		// Added before the thread is checked, and the thread re-checks the set after it
-		// gives up: one of the two always sees the other, so no guard goes unwatched.
+		// Added before the flag is checked, and the timer re-checks the set after it clears
+		// the flag: one of the two always sees the other, so no guard goes unwatched.
 		this.armed.add(guard);
-		if (!this.sweeping.get() && this.sweeping.compareAndSet(false, true)) {
-			startSweeper();
+		if (!this.watched.get() && this.watched.compareAndSet(false, true)) {
+			this.timer.watch(this);
 		}
 		return guard;
 	}
@@ -98,58 +90,44 @@ public final class Watchdog implements AutoCloseable {
 	@Override
 	public void close() {
 		this.closed = true;
-		Thread thread = this.sweeper.get();
-		if (thread != null) {
-			LockSupport.unpark(thread);
+		if (this.timer != WatchdogTimer.SHARED) {
+			this.timer.close();
 		}
 	}
 
-	private void startSweeper() {
-		Thread thread = new Thread(this::sweep, this.threadName);
-		thread.setDaemon(true);
-		this.sweeper.set(thread);
-		thread.start();
-	}
-
-	private void sweep() {
-		try {
-			sweepUntilIdle();
+	/**
+	 * One tick of the timer: fires the guards whose deadline passed and gives up those whose
+	 * owner the application interrupted.
+	 * @param now the tick's {@link System#nanoTime()}
+	 * @return {@code false} when nothing is armed or the watchdog is closed: the timer lets it go
+	 */
+	boolean sweep(long now) {
+		if (this.closed || this.armed.isEmpty()) {
+			return false;
 		}
-		finally {
-			// Only this thread: a later arm() may have started the next one already.
-			this.sweeper.compareAndSet(Thread.currentThread(), null);
-		}
-	}
-
-	private void sweepUntilIdle() {
-		long idleSince = System.nanoTime();
-		while (!this.closed) {
-			LockSupport.parkNanos(this, TICK.toNanos());
-			long now = System.nanoTime();
-			if (this.armed.isEmpty()) {
-				if (now - idleSince < this.idleNanos) {
-					continue;
-				}
-				this.sweeping.set(false);
-				if (this.armed.isEmpty() || !this.sweeping.compareAndSet(false, true)) {
-					return; // idle; a later arm() starts a new thread
-				}
+		for (Guard guard : this.armed) {
+			if (now - guard.deadline >= 0) {
+				this.armed.remove(guard);
+				guard.fire();
 			}
-			idleSince = now;
-			for (Guard guard : this.armed) {
-				if (now - guard.deadline >= 0) {
-					this.armed.remove(guard);
-					guard.fire();
-				}
-				else if (guard.owner.isInterrupted() && !this.interruptedHere.containsKey(guard.owner)) {
-					// The application interrupted the waiting thread: a blocked body read
-					// ignores interrupts, so close what it reads (its caller cancels).
-					this.armed.remove(guard);
-					guard.cancel();
-				}
+			else if (guard.owner.isInterrupted() && !this.interruptedHere.containsKey(guard.owner)) {
+				// The application interrupted the waiting thread: a blocked body read
+				// ignores interrupts, so close what it reads (its caller cancels).
+				this.armed.remove(guard);
+				guard.cancel();
 			}
 		}
-		this.sweeping.set(false);
+		return true;
+	}
+
+	/**
+	 * The timer let this watchdog go: a guard armed meanwhile that did not see the flag
+	 * cleared is handed back to the timer here.
+	 * @return {@code true} when the timer must watch it again
+	 */
+	boolean released() {
+		this.watched.set(false);
+		return !this.closed && !this.armed.isEmpty() && this.watched.compareAndSet(false, true);
 	}
 
 	/**

@@ -46,7 +46,7 @@ class ExchangeTest {
 
 	private static final JsonRpc jsonRpc = new JsonRpc(JsonMapper.builder().build());
 
-	private final Watchdog watchdog = new Watchdog("fake");
+	private final Watchdog watchdog = new Watchdog();
 
 	private final List<String> notifications = new CopyOnWriteArrayList<>();
 

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -145,6 +146,66 @@ class WatchdogTest {
 			.withMessageContaining("closed");
 	}
 
+	@Test
+	void everyClientsWatchdogIsSweptByOneSharedThread() throws Exception {
+		List<Watchdog> watchdogs = new ArrayList<>();
+		for (int i = 0; i < 20; i++) {
+			watchdogs.add(new Watchdog());
+		}
+		AtomicInteger fired = new AtomicInteger();
+		CountDownLatch armed = new CountDownLatch(watchdogs.size());
+		CountDownLatch counted = new CountDownLatch(1);
+		List<Thread> callers = new ArrayList<>();
+		try {
+			for (int i = 0; i < watchdogs.size(); i++) {
+				Watchdog watchdog = watchdogs.get(i);
+				Duration timeout = Duration.ofMillis(20 + i);
+				// one caller per client, as in an application: a guard belongs to its caller's thread
+				Thread caller = new Thread(() -> {
+					try (Watchdog.Guard guard = watchdog.arm(timeout)) {
+						armed.countDown();
+						spinUntilExpired(guard);
+						if (guard.expired()) {
+							fired.incrementAndGet();
+						}
+						counted.await(10, TimeUnit.SECONDS);
+					}
+					catch (InterruptedException ex) {
+						// the deadline's interrupt: the guard's close clears it
+					}
+				});
+				callers.add(caller);
+				caller.start();
+			}
+			assertThat(armed.await(10, TimeUnit.SECONDS)).isTrue();
+			await().atMost(Duration.ofSeconds(10)).until(() -> fired.get() == watchdogs.size());
+			assertThat(threadsNamed("mcpx-watchdog")).isEqualTo(1);
+			assertThat(watchdogs).allMatch(Watchdog::holdsThread);
+		}
+		finally {
+			counted.countDown();
+			for (Thread caller : callers) {
+				caller.join(10_000);
+			}
+			watchdogs.forEach(Watchdog::close);
+		}
+	}
+
+	@Test
+	void aGuardArmedAsTheTimerLetsItsWatchdogGoIsStillSwept() throws Exception {
+		// The timer lets a watchdog go one tick after its last guard closed; guards armed
+		// around that moment must still fire.
+		for (int round = 0; round < 200; round++) {
+			this.watchdog.arm(Duration.ofSeconds(30)).close();
+			Thread.sleep(round % 13);
+			Watchdog.Guard guard = this.watchdog.arm(Duration.ofMillis(1));
+			spinUntilExpired(guard);
+			assertThat(guard.expired()).as("round %d", round).isTrue();
+			guard.close();
+			Thread.interrupted();
+		}
+	}
+
 	private static void spinUntilExpired(Watchdog.Guard guard) {
 		long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
 		while (!guard.expired() && System.nanoTime() < giveUp) {
@@ -153,8 +214,12 @@ class WatchdogTest {
 	}
 
 	private static long watchdogThreads() {
+		return threadsNamed("mcpx-wd-test-watchdog");
+	}
+
+	private static long threadsNamed(String name) {
 		return Thread.getAllStackTraces().keySet().stream()
-			.filter((thread) -> thread.getName().equals("mcpx-wd-test-watchdog") && thread.isAlive())
+			.filter((thread) -> thread.getName().equals(name) && thread.isAlive())
 			.count();
 	}
 
