@@ -209,6 +209,7 @@ def main():
     latest["many_upstreams"] = many
     latest["virtual_threads"] = load(os.path.join(args.raw, "vthreads.json"))
     latest["stdio"] = load(os.path.join(args.raw, "stdio.json"))
+    latest["first_call_timeline"] = load(os.path.join(args.raw, "first-call-timeline.json"))
     latest["tasks"] = load(os.path.join(args.raw, "tasks.json"))
     # Spring AI (SpringAiCallbackBenchmark, JMH): mcpx's ToolCallback, McpClient.callTool, and
     # Spring AI's own SyncMcpToolCallback over the SDK client, on the fixed upstream

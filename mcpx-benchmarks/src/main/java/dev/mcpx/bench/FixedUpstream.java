@@ -18,7 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import org.jspecify.annotations.Nullable;
@@ -86,6 +88,8 @@ final class FixedUpstream implements Upstream {
 
 	private final HttpServer server;
 
+	private final HttpContext context;
+
 	private final ExecutorService executor;
 
 	private final Set<String> sessions = ConcurrentHashMap.newKeySet();
@@ -116,7 +120,7 @@ final class FixedUpstream implements Upstream {
 			return thread;
 		});
 		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1024);
-		this.server.createContext(PATH, this::handle);
+		this.context = this.server.createContext(PATH, this::handle);
 		this.server.setExecutor(this.executor);
 		this.server.start();
 		this.url = "http://127.0.0.1:" + this.server.getAddress().getPort() + PATH;
@@ -151,6 +155,14 @@ final class FixedUpstream implements Upstream {
 	@Override
 	public int initializeCount() {
 		return this.initializes.get();
+	}
+
+	/**
+	 * Lets a filter see every exchange, before and after it is handled ({@link FirstCallTimeline}).
+	 * @param filter the filter
+	 */
+	void observe(Filter filter) {
+		this.context.getFilters().add(filter);
 	}
 
 	/**

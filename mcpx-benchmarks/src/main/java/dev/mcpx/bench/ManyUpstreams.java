@@ -347,7 +347,7 @@ public final class ManyUpstreams {
 	 * stay a mutable map whose names every binding step scans again, a cost an application's
 	 * start does not have.
 	 */
-	private static ConfigurableApplicationContext start(Map<String, Object> properties) {
+	static ConfigurableApplicationContext start(Map<String, Object> properties) {
 		Path file;
 		try {
 			file = Files.createTempFile("many-upstreams-", ".properties");
@@ -370,7 +370,7 @@ public final class ManyUpstreams {
 	}
 
 	/** N upstreams, at the given ports in turn, or all at a port that refuses connections. */
-	private static Map<String, Object> urls(int n, String @Nullable [] ports) {
+	static Map<String, Object> urls(int n, String @Nullable [] ports) {
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("spring.main.banner-mode", "off");
 		for (int i = 0; i < n; i++) {
