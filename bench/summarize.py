@@ -178,6 +178,8 @@ def main():
                 [round((b - bb) / (a - ab), 3) for a, ab, b, bb in zip(zero, zero_bind, full, full_bind)])
             many["mcpx_binding_ms_0"] = zero_bind
             many["mcpx_binding_ms_200"] = full_bind
+            many["mcpx_clients_ms_0"] = [s.get("mcpx_clients_ms") for s in starts if s["upstreams"] == 0]
+            many["mcpx_clients_ms_200"] = [s.get("mcpx_clients_ms") for s in starts if s["upstreams"] != 0]
     idle = {i["upstreams"]: i for i in lines(os.path.join(args.raw, "many-idle.jsonl"))}
     if 2 in idle and 200 in idle:
         many["threads_for_200_idle"] = idle[200]["threads_idle"]
@@ -328,7 +330,8 @@ def main():
               f"{many.get('retained_bytes_per_recently_used_upstream')} B; configured only: "
               f"{many.get('retained_bytes_per_configured_upstream')} B); first call p50 {many.get('first_call_p50_us')} us")
         print(f"  start less Boot's binding of mcpx.*: {many.get('start_ratio_200_vs_0_less_binding')} "
-              f"(binding {many.get('mcpx_binding_ms_200')} ms with 200); first call vs its floor "
+              f"(binding {many.get('mcpx_binding_ms_200')} ms with 200; building the clients, binding aside, "
+              f"{many.get('mcpx_clients_ms_200')} ms); first call vs its floor "
               f"{latest.get('first_call_multiple_of_floor')} (floor p50 legacy "
               f"{many.get('first_call_floor_p50_us_legacy')} us, modern {many.get('first_call_floor_p50_us_modern')} us)")
     if stdio:

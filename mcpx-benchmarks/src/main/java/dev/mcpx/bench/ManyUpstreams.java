@@ -96,6 +96,15 @@ public final class ManyUpstreams {
 					}
 					return bean;
 				}
+
+				@Override
+				public Object postProcessAfterInitialization(Object bean, String beanName) {
+					if (bean instanceof McpClients && BindingStart.clientsStarted != 0) {
+						BindingStart.clientsNanos = System.nanoTime() - BindingStart.clientsStarted
+								- (BindingStart.nanos - BindingStart.bindingBeforeClients);
+					}
+					return bean;
+				}
 			};
 		}
 
@@ -113,8 +122,22 @@ public final class ManyUpstreams {
 
 		static long nanos;
 
+		/**
+		 * The creation of the {@link McpClients} bean with what it needs (the resolved
+		 * settings, the configurer, every client), less Boot's binding done meanwhile.
+		 */
+		static long clientsStarted;
+
+		static long bindingBeforeClients;
+
+		static long clientsNanos;
+
 		@Override
 		public @Nullable Object postProcessBeforeInstantiation(Class<?> beanClass, String beanName) {
+			if (McpClients.class.isAssignableFrom(beanClass) && clientsStarted == 0) {
+				clientsStarted = System.nanoTime();
+				bindingBeforeClients = nanos;
+			}
 			if (beanClass.getName().startsWith("dev.mcpx.")
 					&& beanClass.isAnnotationPresent(ConfigurationProperties.class)) {
 				started.put(beanName, System.nanoTime());
@@ -140,6 +163,7 @@ public final class ManyUpstreams {
 			try (ConfigurableApplicationContext context = start(urls(n, null))) {
 				out.put("start_ms", Measurements.round((System.nanoTime() - t0) / 1e6, 1));
 				out.put("mcpx_binding_ms", Measurements.round(BindingStart.nanos / 1e6, 1));
+				out.put("mcpx_clients_ms", Measurements.round(BindingStart.clientsNanos / 1e6, 1));
 				out.put("mcp_clients", context.getBean(McpClients.class).names().size());
 			}
 		}

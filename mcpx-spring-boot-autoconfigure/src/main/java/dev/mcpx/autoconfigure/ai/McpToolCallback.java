@@ -46,16 +46,36 @@ public final class McpToolCallback implements ToolCallback {
 
 	private final JsonMapper json;
 
+	/** The user of the chat request this callback was handed out for, carried to the thread that calls it. */
+	private final CallerContext caller;
+
 	McpToolCallback(McpClient client, Tool tool, String name, JsonMapper json) {
-		this.client = client;
-		this.tool = tool;
-		this.json = json;
-		this.definition = ToolDefinition.builder()
+		this(client, tool, ToolDefinition.builder()
 			.name(name)
 			.description(description(tool))
 			// verbatim: JSON Schema 2020-12 keywords ($defs, additionalProperties) reach the model
 			.inputSchema(json.writeValueAsString(tool.inputSchema()))
-			.build();
+			.build(), json, CallerContext.NONE);
+	}
+
+	private McpToolCallback(McpClient client, Tool tool, ToolDefinition definition, JsonMapper json,
+			CallerContext caller) {
+		this.client = client;
+		this.tool = tool;
+		this.definition = definition;
+		this.json = json;
+		this.caller = caller;
+	}
+
+	/**
+	 * This callback for one chat request: its calls run with that request's user on
+	 * whichever thread Spring AI runs them.
+	 * @param requestCaller the context of the request's thread
+	 * @return this callback when there is no user to carry, else a copy that carries it
+	 */
+	McpToolCallback forRequest(CallerContext requestCaller) {
+		return requestCaller.hasUser()
+				? new McpToolCallback(this.client, this.tool, this.definition, this.json, requestCaller) : this;
 	}
 
 	/**
@@ -81,6 +101,10 @@ public final class McpToolCallback implements ToolCallback {
 
 	@Override
 	public String call(String toolInput) {
+		return this.caller.run(this.definition.name(), () -> callTool(toolInput));
+	}
+
+	private String callTool(String toolInput) {
 		Map<String, Object> arguments = arguments(toolInput);
 		CallToolResult result;
 		try {

@@ -47,6 +47,11 @@ import tools.jackson.databind.json.JsonMapper;
  * Names: a tool keeps its own name (after its upstream's {@code spring-ai.tool-prefix}),
  * made valid for the common model APIs ({@code ^[a-zA-Z0-9_-]{1,64}$}). When two upstreams
  * offer the same name, both are offered as {@code <upstream>_<tool>}; no tool is dropped.
+ * <p>
+ * Users: the callbacks it returns belong to the chat request that asked for them. Each runs
+ * with that request's Spring Security user on whichever thread Spring AI calls it, the
+ * reactive threads of {@code ChatClient.stream()} included; so hand {@code ChatClient} the
+ * provider, which Spring AI asks on every request, rather than an array kept from one.
  */
 public final class McpxToolCallbackProvider implements ToolCallbackProvider, AutoCloseable {
 
@@ -106,6 +111,9 @@ public final class McpxToolCallbackProvider implements ToolCallbackProvider, Aut
 
 	@Override
 	public ToolCallback[] getToolCallbacks() {
+		// Spring AI asks on the chat request's thread; its tool calls may run on another
+		// (ChatClient.stream()), so each callback handed out carries the request's user.
+		CallerContext caller = CallerContext.ofCallingThread();
 		Map<String, List<Tool>> toolsByUpstream = listAll();
 		// what was kept of upstreams that left the live set goes with them
 		this.built.keySet().retainAll(this.clients.names());
@@ -122,6 +130,7 @@ public final class McpxToolCallbackProvider implements ToolCallbackProvider, Aut
 		return name(candidates).stream()
 			.map(this::callback)
 			.flatMap(Optional::stream)
+			.map((callback) -> callback.forRequest(caller))
 			.toArray(ToolCallback[]::new);
 	}
 
@@ -162,7 +171,7 @@ public final class McpxToolCallbackProvider implements ToolCallbackProvider, Aut
 	}
 
 	/** The tool's callback; none when its upstream left the live set since it was listed. */
-	private Optional<ToolCallback> callback(Candidate candidate) {
+	private Optional<McpToolCallback> callback(Candidate candidate) {
 		Built current = this.built.get(candidate.upstream());
 		McpToolCallback cached = (current != null) ? current.callbacks().get(candidate.tool()) : null;
 		if (cached != null && cached.getToolDefinition().name().equals(candidate.name())) {

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -64,6 +65,12 @@ public final class McpxDiscovery implements ApplicationListener<HeartbeatEvent>,
 
 	private final Consumer<Object> events;
 
+	/**
+	 * Per service id, what its client is built from beyond its resolved settings: the
+	 * {@code oauth} section, which the OAuth customizer binds when the client is built.
+	 */
+	private final Function<String, Object> builtWith;
+
 	private final Map<String, Known> services = new ConcurrentHashMap<>();
 
 	private final Set<String> refused = ConcurrentHashMap.newKeySet();
@@ -83,11 +90,30 @@ public final class McpxDiscovery implements ApplicationListener<HeartbeatEvent>,
 	public McpxDiscovery(DiscoveryClient discoveryClient, McpxUpstreams upstreams,
 			BiFunction<McpUpstreamSettings, DiscoveredService, McpClient> clients, McpClients registry,
 			Consumer<Object> events) {
+		this(discoveryClient, upstreams, clients, registry, events, (serviceId) -> Map.of());
+	}
+
+	/**
+	 * Creates the discovery of MCP upstreams, for clients built from more than their resolved
+	 * settings; nothing is read before {@link #refresh()}.
+	 * @param discoveryClient the application's discovery client
+	 * @param upstreams the settings in force
+	 * @param clients builds the client of a discovered upstream over its service's instances
+	 * @param registry where the upstreams are added and removed
+	 * @param events where skipped instances and refused services are published
+	 * @param builtWith per service id, what else its client is built from (compared with
+	 * {@code equals}): when it changes on a refresh of the configuration, the upstream is
+	 * replaced as when its settings change
+	 */
+	public McpxDiscovery(DiscoveryClient discoveryClient, McpxUpstreams upstreams,
+			BiFunction<McpUpstreamSettings, DiscoveredService, McpClient> clients, McpClients registry,
+			Consumer<Object> events, Function<String, Object> builtWith) {
 		this.discoveryClient = discoveryClient;
 		this.upstreams = upstreams;
 		this.clients = clients;
 		this.registry = registry;
 		this.events = events;
+		this.builtWith = builtWith;
 	}
 
 	@Override
@@ -187,6 +213,7 @@ public final class McpxDiscovery implements ApplicationListener<HeartbeatEvent>,
 		if (settings == null) {
 			return;
 		}
+		Object builtWith = this.builtWith.apply(serviceId);
 		McpClient client = build(settings, service);
 		if (client == null) {
 			this.upstreams.forget(serviceId); // refused: nothing of it is kept
@@ -194,20 +221,21 @@ public final class McpxDiscovery implements ApplicationListener<HeartbeatEvent>,
 		}
 		this.refused.remove(serviceId);
 		if (this.registry.add(client, cause) == client) {
-			this.services.put(serviceId, new Known(service, declared, settings, client));
+			this.services.put(serviceId, new Known(service, declared, settings, builtWith, client));
 			logger.info("[" + serviceId + "] discovered: " + service);
 		}
 	}
 
 	/**
-	 * Replaces the client of a discovered upstream whose settings changed in the configuration;
-	 * resolved with the era its instances declared when it was built, so that only a change of
-	 * the properties counts.
+	 * Replaces the client of a discovered upstream whose settings changed in the configuration,
+	 * or what else it is built from (its {@code oauth} section); resolved with the era its
+	 * instances declared when it was built, so that only a change of the properties counts.
 	 */
 	private void replaceIfChanged(Known known) {
 		String serviceId = known.service().serviceId();
 		McpUpstreamSettings settings = resolve(serviceId, known.declared());
-		if (settings == null || settings.equals(known.settings())) {
+		Object builtWith = this.builtWith.apply(serviceId);
+		if (settings == null || (settings.equals(known.settings()) && builtWith.equals(known.builtWith()))) {
 			// refused (it keeps its client), or unchanged: its client, and its session, stay
 			this.upstreams.keep(known.settings());
 			return;
@@ -218,7 +246,7 @@ public final class McpxDiscovery implements ApplicationListener<HeartbeatEvent>,
 			return;
 		}
 		if (this.registry.add(client, Cause.REFRESH) == client) {
-			this.services.put(serviceId, new Known(known.service(), known.declared(), settings, client));
+			this.services.put(serviceId, new Known(known.service(), known.declared(), settings, builtWith, client));
 			logger.info("[" + serviceId + "] replaced: its settings changed");
 		}
 		else {
@@ -289,11 +317,11 @@ public final class McpxDiscovery implements ApplicationListener<HeartbeatEvent>,
 	}
 
 	/**
-	 * A discovered upstream: its instances, the era they declared and the settings its client
-	 * was built with, and that client.
+	 * A discovered upstream: its instances, the era they declared, the settings (and what else)
+	 * its client was built with, and that client.
 	 */
 	private record Known(DiscoveredService service, @Nullable ProtocolMode declared, McpUpstreamSettings settings,
-			McpClient client) {
+			Object builtWith, McpClient client) {
 	}
 
 }

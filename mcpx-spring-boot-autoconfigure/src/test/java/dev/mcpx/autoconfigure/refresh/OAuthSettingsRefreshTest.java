@@ -1,5 +1,6 @@
 package dev.mcpx.autoconfigure.refresh;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -9,11 +10,15 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cloud.client.DefaultServiceInstance;
+import org.springframework.cloud.client.ServiceInstance;
+import org.springframework.cloud.client.discovery.DiscoveryClient;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.core.env.MapPropertySource;
 
 import dev.mcpx.autoconfigure.McpxAutoConfiguration;
 import dev.mcpx.autoconfigure.McpxRefreshAutoConfiguration;
+import dev.mcpx.autoconfigure.discovery.McpxDiscoveryAutoConfiguration;
 import dev.mcpx.autoconfigure.oauth.McpxOAuthAutoConfiguration;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.McpClients;
@@ -26,7 +31,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * A refresh sees a change of an upstream's {@code oauth} settings, which its resolved
  * settings leave to the OAuth customizer (docs/architecture.md, "Configuration refresh"): the
  * upstream is replaced, with the new credentials built from the new section, and an upstream
- * whose {@code oauth} section did not change is left alone.
+ * whose {@code oauth} section did not change is left alone. The same holds for an upstream
+ * discovered in a service registry, whose section is its service's
+ * ({@code mcpx.discovery.services.<id>.oauth}), else every discovered upstream's
+ * ({@code mcpx.discovery.defaults.oauth}).
  */
 class OAuthSettingsRefreshTest {
 
@@ -85,11 +93,97 @@ class OAuthSettingsRefreshTest {
 		});
 	}
 
+	/**
+	 * Two discovered services: {@code secured} with an {@code oauth} section of its own,
+	 * {@code other} with the one of every discovered upstream.
+	 */
+	private final ApplicationContextRunner discoveryRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RestClientAutoConfiguration.class, McpxAutoConfiguration.class,
+				McpxOAuthAutoConfiguration.class, McpxRefreshAutoConfiguration.class,
+				McpxDiscoveryAutoConfiguration.class))
+		.withBean(DiscoveryClient.class, Registry::new)
+		.withPropertyValues("mcpx.discovery.enabled=true", "mcpx.discovery.service-ids=secured,other",
+				"mcpx.discovery.services.secured.oauth.grant=client-credentials",
+				"mcpx.discovery.services.secured.oauth.client-id=app",
+				"mcpx.discovery.services.secured.oauth.client-secret=first-secret",
+				"mcpx.discovery.services.secured.oauth.resource=https://secured.example/mcp",
+				"mcpx.discovery.defaults.oauth.grant=client-credentials",
+				"mcpx.discovery.defaults.oauth.client-id=every-app",
+				"mcpx.discovery.defaults.oauth.resource=https://other.example/mcp");
+
+	@Test
+	void aChangedOAuthSectionOfADiscoveredServiceReplacesItsUpstreamAndNoOther() {
+		this.discoveryRunner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			McpClients clients = context.getBean(McpClients.class);
+			McpClient secured = clients.get("secured");
+			McpClient other = clients.get("other");
+
+			change(context, Map.of("mcpx.discovery.services.secured.oauth.client-secret", "second-secret"));
+
+			assertThat(clients.get("secured")).isNotSameAs(secured);
+			assertThatThrownBy(() -> secured.listTools()).isInstanceOf(McpClientClosedException.class);
+			assertThat(clients.get("other")).isSameAs(other);
+		});
+	}
+
+	@Test
+	void aChangeOfEveryDiscoveredUpstreamsOAuthSectionReplacesOnlyThoseThatUseIt() {
+		this.discoveryRunner.run((context) -> {
+			McpClients clients = context.getBean(McpClients.class);
+			McpClient secured = clients.get("secured");
+			McpClient other = clients.get("other");
+
+			change(context, Map.of("mcpx.discovery.defaults.oauth.client-id", "every-app-2"));
+
+			assertThat(clients.get("other")).isNotSameAs(other);
+			assertThatThrownBy(() -> other.listTools()).isInstanceOf(McpClientClosedException.class);
+			// its own section wins over the defaults: unchanged
+			assertThat(clients.get("secured")).isSameAs(secured);
+		});
+	}
+
+	@Test
+	void aRefreshThatChangesNoOAuthSettingLeavesEveryDiscoveredUpstreamAlone() {
+		this.discoveryRunner.run((context) -> {
+			McpClients clients = context.getBean(McpClients.class);
+			McpClient secured = clients.get("secured");
+			McpClient other = clients.get("other");
+
+			change(context, Map.of("mcpx.discovery.services.secured.oauth.client-secret", "first-secret",
+					"mcpx.discovery.defaults.oauth.client-id", "every-app"));
+
+			assertThat(clients.get("secured")).isSameAs(secured);
+			assertThat(clients.get("other")).isSameAs(other);
+		});
+	}
+
 	private static void change(AssertableApplicationContext context, Map<String, Object> properties) {
 		context.getEnvironment()
 			.getPropertySources()
 			.addFirst(new MapPropertySource("changed-" + System.nanoTime(), properties));
 		context.publishEvent(new EnvironmentChangeEvent(context, Set.copyOf(properties.keySet())));
+	}
+
+	/** A registry of two services, one instance each, where nothing listens (clients connect on first use). */
+	static final class Registry implements DiscoveryClient {
+
+		@Override
+		public String description() {
+			return "two MCP services";
+		}
+
+		@Override
+		public List<ServiceInstance> getInstances(String serviceId) {
+			return List.of(new DefaultServiceInstance(serviceId + "-1", serviceId, "127.0.0.1", 1, false,
+					Map.of("mcp.path", "/mcp")));
+		}
+
+		@Override
+		public List<String> getServices() {
+			return List.of("secured", "other");
+		}
+
 	}
 
 }
