@@ -54,6 +54,10 @@ class SampleAppTaskDemoTest {
 
 	@Test
 	void aReportAskedForWithoutAProfileRunsAsAJournalledTaskAndItsOutcomeIsHeard() {
+		// a plain start: the journal is UP; the reports upstream, never used yet, is not DOWN (UP after the call)
+		assertThat(status("/actuator/health/mcpxTaskJournal")).isEqualTo("UP");
+		assertThat(status("/actuator/health/mcpx/reports")).isEqualTo("UNKNOWN");
+
 		HttpResponse<String> asked = app.send(HttpRequest.newBuilder(app.uri("/reports/defaults?seconds=1"))
 			.POST(HttpRequest.BodyPublishers.noBody())
 			.build());
@@ -64,8 +68,7 @@ class SampleAppTaskDemoTest {
 		assertThat(report.path("status").asString()).isEqualTo("completed");
 		assertThat(report.path("text").asString()).isEqualTo("Report on defaults: 3 sources, 2 findings");
 		assertThat(report.path("resumedAfterRestart").asBoolean()).isFalse();
-		assertThat(json.readTree(app.send(HttpRequest.newBuilder(app.uri("/actuator/health/mcpx/reports")).GET().build())
-			.body()).path("status").asString()).isEqualTo("UP");
+		assertThat(status("/actuator/health/mcpx/reports")).isEqualTo("UP");
 		assertThat(this.reports.executions()).as("tools/call run by the server").isEqualTo(1);
 		JsonNode executions = json.readTree(app
 			.send(HttpRequest.newBuilder(app.uri("/reports-upstream/executions")).GET().build())
@@ -82,6 +85,12 @@ class SampleAppTaskDemoTest {
 				.containsEntry("TOOL", ReportServer.TOOL)
 				.containsEntry("STATUS", "completed");
 		});
+	}
+
+	private static String status(String path) {
+		return json.readTree(app.send(HttpRequest.newBuilder(app.uri(path)).GET().build()).body())
+			.path("status")
+			.asString();
 	}
 
 	private JsonNode reports() {
