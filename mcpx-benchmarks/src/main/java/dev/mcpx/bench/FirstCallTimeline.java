@@ -60,7 +60,7 @@ public final class FirstCallTimeline {
 		finally {
 			upstreams.forEach(FixedUpstream::close);
 		}
-		System.out.println(Measurements.Json.write(out));
+		System.out.println(Measurements.Json.write(out).replaceAll("\\s*\\n\\s*", " "));
 		System.exit(0);
 	}
 
