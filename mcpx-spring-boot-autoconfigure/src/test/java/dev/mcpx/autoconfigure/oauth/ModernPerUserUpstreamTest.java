@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,8 +18,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.security.core.Authentication;
-import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 
 import dev.mcpx.autoconfigure.McpxAutoConfiguration;
@@ -32,6 +29,7 @@ import dev.mcpx.client.error.McpNoUserException;
 import dev.mcpx.client.model.CallToolResult;
 import dev.mcpx.client.model.Tool;
 
+import static dev.mcpx.autoconfigure.oauth.UserAuthorizationServerApp.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -82,16 +80,6 @@ class ModernPerUserUpstreamTest {
 				assertThat(context).hasNotFailed();
 				test.accept(context.getBean(McpClients.class).get("crm"));
 			});
-	}
-
-	private static <T> T as(Authentication user, Callable<T> call) throws Exception {
-		SecurityContextHolder.getContext().setAuthentication(user);
-		try {
-			return call.call();
-		}
-		finally {
-			SecurityContextHolder.clearContext();
-		}
 	}
 
 	@Test

@@ -25,7 +25,6 @@ import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfigura
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.event.EventListener;
 import org.springframework.security.authentication.TestingAuthenticationToken;
-import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
@@ -34,7 +33,6 @@ import org.springframework.security.oauth2.client.registration.ClientRegistratio
 import org.springframework.security.oauth2.client.registration.InMemoryClientRegistrationRepository;
 import org.springframework.security.oauth2.core.AuthorizationGrantType;
 import org.springframework.security.oauth2.core.OAuth2AccessToken;
-import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 
@@ -50,6 +48,7 @@ import dev.mcpx.client.event.McpEvent;
 import dev.mcpx.client.event.McpUserEvent;
 import dev.mcpx.client.model.CallToolResult;
 
+import static dev.mcpx.autoconfigure.oauth.UserAuthorizationServerApp.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -108,16 +107,6 @@ class PerUserUpstreamTest {
 				assertThat(context).hasNotFailed();
 				test.accept(context.getBean(McpClients.class));
 			});
-	}
-
-	private static <T> T as(Authentication user, java.util.concurrent.Callable<T> call) throws Exception {
-		SecurityContextHolder.getContext().setAuthentication(user);
-		try {
-			return call.call();
-		}
-		finally {
-			SecurityContextHolder.clearContext();
-		}
 	}
 
 	@Test

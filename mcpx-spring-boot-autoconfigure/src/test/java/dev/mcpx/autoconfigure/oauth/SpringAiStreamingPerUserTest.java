@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -24,7 +23,6 @@ import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 
@@ -33,6 +31,7 @@ import dev.mcpx.autoconfigure.ai.McpxSpringAiAutoConfiguration;
 import dev.mcpx.autoconfigure.ai.ScriptedChatModel;
 import dev.mcpx.client.error.McpNoUserException;
 
+import static dev.mcpx.autoconfigure.oauth.UserAuthorizationServerApp.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
@@ -86,16 +85,6 @@ class SpringAiStreamingPerUserTest {
 					.defaultToolCallbacks(context.getBean(ToolCallbackProvider.class))
 					.build());
 			});
-	}
-
-	private static <T> T as(Authentication user, Callable<T> call) throws Exception {
-		SecurityContextHolder.getContext().setAuthentication(user);
-		try {
-			return call.call();
-		}
-		finally {
-			SecurityContextHolder.clearContext();
-		}
 	}
 
 	/** One streamed chat request, read to its end on the calling thread. */

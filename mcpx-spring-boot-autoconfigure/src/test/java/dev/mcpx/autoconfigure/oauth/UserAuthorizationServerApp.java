@@ -147,6 +147,24 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 	}
 
 	/**
+	 * Runs the call on this thread as the user signed in ({@link #signIn}), and signs out after.
+	 * @param user the user's authentication
+	 * @param call the call
+	 * @param <T> what it returns
+	 * @return what the call returned
+	 * @throws Exception what the call threw
+	 */
+	static <T> T as(Authentication user, java.util.concurrent.Callable<T> call) throws Exception {
+		SecurityContextHolder.getContext().setAuthentication(user);
+		try {
+			return call.call();
+		}
+		finally {
+			SecurityContextHolder.clearContext();
+		}
+	}
+
+	/**
 	 * A token whose subject is the user, for the resource named (RFC 8707), as the user's
 	 * authorized client would hold it after authorizing once in the browser.
 	 * @param user one of {@link #USERS}
@@ -367,6 +385,10 @@ final class UserAuthorizationServerApp implements AutoCloseable {
 				.build();
 			return McpServer.sync(transport)
 				.serverInfo("per-user-java-sdk-server", "1.0")
+				// the tool on the request's own thread: by default the SDK runs it on Reactor's
+				// boundedElastic, which a streaming Spring AI client in this same JVM fills with tool
+				// calls waiting for this server, and a handler queued behind one of them never runs
+				.immediateExecution(true)
 				.capabilities(ServerCapabilities.builder().tools(true).build())
 				.tools(SyncToolSpecification.builder().tool(whoami).callHandler((exchange, request) -> {
 					String subject = String.valueOf(exchange.transportContext().get("subject"));
